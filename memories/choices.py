@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from django.db import models
+
+
+class Kind(models.TextChoices):
+    FACT = "fact"
+    DECISION = "decision"
+    PREFERENCE = "preference"
+    PLAN = "plan"
+    PROCEDURE = "procedure"
+    OBSERVATION = "observation"
+    TASK = "task"
+    OPEN_QUESTION = "open-question", "open question"
+
+
+# Kinds that are open loops: they carry a loop_status from creation.
+LOOP_KINDS = frozenset({Kind.TASK, Kind.OPEN_QUESTION})
+
+
+class Visibility(models.TextChoices):
+    PROJECT = "project"
+    PRIVATE = "private"
+
+
+class Provenance(models.TextChoices):
+    AUTHORITATIVE = "authoritative"
+    PROVISIONAL = "provisional"
+
+
+class State(models.TextChoices):
+    LIVE = "live"
+    SUPERSEDED = "superseded"
+    FORGOTTEN = "forgotten"
+
+
+class LoopStatus(models.TextChoices):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class LinkType(models.TextChoices):
+    SUPERSEDES = "supersedes"
+    RELATES_TO = "relates_to"
+    DERIVED_FROM = "derived_from"
+    DEPENDS_ON = "depends_on"
+    CONTRADICTS = "contradicts"
+
+
+class LinkOrigin(models.TextChoices):
+    DECLARED = "declared"
+    HYGIENE = "hygiene"
+    MODERATOR = "moderator"
+    LINK = "link"
+
+
+class Role(models.TextChoices):
+    MEMBER = "member"
+    MAINTAINER = "maintainer"
+
+
+class EventAction(models.TextChoices):
+    CREATED = "created"
+    SUPERSEDED = "superseded"
+    FORGOTTEN = "forgotten"
+    RESTORED = "restored"
+    LOOP_CLOSED = "loop_closed"
+    LOOP_REOPENED = "loop_reopened"
+    LINKED = "linked"
+    LINK_REVERTED = "link_reverted"
+    IMPORTED = "imported"

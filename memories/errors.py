@@ -1,0 +1,64 @@
+"""Domain errors. Each carries a stable code and the HTTP status it answers with."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    INVALID = "invalid"
+    NOT_FOUND = "not_found"
+    PROJECT_NOT_FOUND = "project_not_found"
+    FORBIDDEN = "forbidden"
+    NOT_LIVE = "not_live"
+    TOO_MANY_SUPERSEDES = "too_many_supersedes"
+    PROVISIONAL_CANNOT_SUPERSEDE = "provisional_cannot_supersede"
+    SUPERSEDE_TARGET_FORBIDDEN = "supersede_target_forbidden"
+    EMBEDDING_FAILED = "embedding_failed"
+
+
+class DomainError(Exception):
+    status = 400
+    code: ErrorCode = ErrorCode.INVALID
+
+    def __init__(self, message: str, *, code: ErrorCode | None = None, fields: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.fields = fields
+
+
+class ValidationFailed(DomainError):
+    status = 400
+    code = ErrorCode.INVALID
+
+
+class NotFound(DomainError):
+    status = 404
+    code = ErrorCode.NOT_FOUND
+
+
+class Forbidden(DomainError):
+    status = 403
+    code = ErrorCode.FORBIDDEN
+
+
+class Conflict(DomainError):
+    status = 409
+    code = ErrorCode.NOT_LIVE
+
+
+class ServiceUnavailable(DomainError):
+    status = 503
+    code = ErrorCode.EMBEDDING_FAILED
+
+
+def project_not_found(slug: str) -> NotFound:
+    # Missing and not-a-member answer alike: non-members learn nothing of a project.
+    return NotFound(f"Project {slug!r} not found.", code=ErrorCode.PROJECT_NOT_FOUND)
+
+
+def memory_not_found(memory_id: str) -> NotFound:
+    return NotFound(f"Memory {memory_id!r} not found.")

@@ -1,0 +1,279 @@
+"""The domain's tables. Writes go through memories.services, reads through memories.selectors.
+
+Lifecycle invariants of SPEC §8 are held by the database itself (CHECK constraints here,
+append-only triggers in the migrations), so no code path, however careless, can store a
+live memory with a successor or rewrite an event.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
+from django.utils import timezone
+from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase
+from pgvector.django import VectorField
+
+from memories.choices import (
+    EventAction,
+    Kind,
+    LinkOrigin,
+    LinkType,
+    LoopStatus,
+    Provenance,
+    Role,
+    State,
+    Visibility,
+)
+from memories.ids import ID_LENGTH, new_link_id, new_memory_id
+
+MAX_CONTENT_LENGTH = 8000
+MAX_METADATA_BYTES = 16384
+MAX_SESSION_LENGTH = 200
+
+
+def _in(field: str, choices: type[models.TextChoices]) -> Q:
+    return Q(**{f"{field}__in": choices.values})
+
+
+class Project(models.Model):
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    members: models.ManyToManyField[User, Membership] = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="projects"
+    )
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class Membership(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "user"], name="membership_unique"),
+            models.CheckConstraint(condition=_in("role", Role), name="membership_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.project} ({self.role})"
+
+
+class Credential(models.Model):
+    """An API token. Only its SHA-256 is stored; ``prefix`` identifies it to people."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="credentials")
+    label = models.CharField(max_length=100, blank=True)
+    prefix = models.CharField(max_length=16, db_index=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    provenance = models.CharField(max_length=16, choices=Provenance.choices, default=Provenance.AUTHORITATIVE)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=_in("provenance", Provenance), name="credential_provenance_valid"),
+            models.UniqueConstraint(
+                fields=["user", "label"],
+                condition=Q(revoked_at__isnull=True) & ~Q(label=""),
+                name="credential_active_label_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.label or 'unlabelled'}, {self.user})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+    @property
+    def default_session(self) -> str:
+        """The session a write without ``session`` belongs to (SPEC R-D1)."""
+        return f"credential:{self.pk}"
+
+
+class Memory(models.Model):
+    id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_memory_id, editable=False)
+    content = models.TextField()
+    # SHA-256 of the content normalised for the dedup cascade (case, whitespace, punctuation).
+    content_fingerprint = models.CharField(max_length=64, editable=False)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.FACT)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="memories")
+    project = models.ForeignKey(Project, on_delete=models.PROTECT, null=True, blank=True, related_name="memories")
+    visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PROJECT)
+    provenance = models.CharField(max_length=16, choices=Provenance.choices, default=Provenance.AUTHORITATIVE)
+    credential = models.ForeignKey(
+        Credential, on_delete=models.SET_NULL, null=True, blank=True, related_name="memories"
+    )
+    # null = no session given (distinct from any real session id, which is never empty).
+    session = models.CharField(max_length=MAX_SESSION_LENGTH, null=True, blank=True)  # noqa: DJ001
+    # The session dedup compares: ``session`` when given, else the credential's default one.
+    session_key = models.CharField(max_length=MAX_SESSION_LENGTH + 20, blank=True, default="")
+    metadata = models.JSONField(default=dict, blank=True)
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
+    search_vector = models.GeneratedField(
+        expression=SearchVector("content", config="english"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    state = models.CharField(max_length=16, choices=State.choices, default=State.LIVE)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="predecessors"
+    )
+    invalidated_at = models.DateTimeField(null=True, blank=True)
+    # null = not a loop (only tasks and open questions are).
+    loop_status = models.CharField(max_length=8, choices=LoopStatus.choices, null=True, blank=True)  # noqa: DJ001
+    closed_by = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True, related_name="closed_loops")
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "memories"
+        indexes = [
+            models.Index(fields=["-created_at", "-id"], name="memory_feed_idx"),
+            models.Index(fields=["owner", "state"], name="memory_owner_state_idx"),
+            models.Index(fields=["project", "state"], name="memory_project_state_idx"),
+            models.Index(
+                fields=["owner", "content_fingerprint"],
+                condition=Q(state=State.LIVE),
+                name="memory_live_fingerprint_idx",
+            ),
+            GinIndex(fields=["search_vector"], name="memory_search_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=_in("kind", Kind), name="memory_kind_valid"),
+            models.CheckConstraint(condition=_in("visibility", Visibility), name="memory_visibility_valid"),
+            models.CheckConstraint(condition=_in("provenance", Provenance), name="memory_provenance_valid"),
+            models.CheckConstraint(condition=_in("state", State), name="memory_state_valid"),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("content"), MAX_CONTENT_LENGTH) & Q(content__regex=r"\S"),
+                name="memory_content_length",
+            ),
+            models.CheckConstraint(condition=Q(session__isnull=True) | ~Q(session=""), name="memory_session_not_empty"),
+            # Personal memories (no project) are always private.
+            models.CheckConstraint(
+                condition=Q(project__isnull=False) | Q(visibility=Visibility.PRIVATE),
+                name="memory_personal_is_private",
+            ),
+            # The lifecycle: live has no successor and no invalidation; superseded has both;
+            # forgotten has an invalidation and no successor.
+            models.CheckConstraint(
+                condition=(
+                    Q(state=State.LIVE, superseded_by__isnull=True, invalidated_at__isnull=True)
+                    | Q(state=State.SUPERSEDED, superseded_by__isnull=False, invalidated_at__isnull=False)
+                    | Q(state=State.FORGOTTEN, superseded_by__isnull=True, invalidated_at__isnull=False)
+                ),
+                name="memory_lifecycle_consistent",
+            ),
+            models.CheckConstraint(condition=~Q(superseded_by=F("id")), name="memory_not_own_successor"),
+            # Open loops: task and open-question carry a loop status, other kinds none.
+            models.CheckConstraint(
+                condition=(
+                    Q(kind__in=[Kind.TASK, Kind.OPEN_QUESTION], loop_status__isnull=False)
+                    | (~Q(kind__in=[Kind.TASK, Kind.OPEN_QUESTION]) & Q(loop_status__isnull=True))
+                ),
+                name="memory_loop_kind",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(loop_status__isnull=True, closed_by__isnull=True, closed_at__isnull=True)
+                    | Q(loop_status=LoopStatus.OPEN, closed_by__isnull=True, closed_at__isnull=True)
+                    | Q(loop_status=LoopStatus.CLOSED, closed_at__isnull=False)
+                ),
+                name="memory_loop_closed_fields",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.id
+
+    @property
+    def is_live(self) -> bool:
+        return self.state == State.LIVE
+
+
+class Link(models.Model):
+    """A typed directed edge ``src → dst``. It records; it never retires."""
+
+    id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_link_id, editable=False)
+    src = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="links_out")
+    dst = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="links_in")
+    type = models.CharField(max_length=16, choices=LinkType.choices)
+    origin = models.CharField(max_length=16, choices=LinkOrigin.choices)
+    # A supersede undone by restore stays in history, marked reverted.
+    reverted = models.BooleanField(default=False)
+    reverted_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["dst", "type"], name="link_dst_type_idx")]
+        constraints = [
+            models.CheckConstraint(condition=_in("type", LinkType), name="link_type_valid"),
+            models.CheckConstraint(condition=_in("origin", LinkOrigin), name="link_origin_valid"),
+            models.CheckConstraint(condition=~Q(src=F("dst")), name="link_not_self"),
+            models.CheckConstraint(
+                condition=Q(reverted=False, reverted_at__isnull=True) | Q(reverted=True, reverted_at__isnull=False),
+                name="link_reverted_consistent",
+            ),
+            models.UniqueConstraint(
+                fields=["src", "dst", "type"], condition=Q(reverted=False), name="link_unique_active"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.src_id} -{self.type}-> {self.dst_id}"
+
+
+class MemoryEvent(models.Model):
+    """One entry of the append-only lifecycle log; a trigger refuses UPDATE and DELETE."""
+
+    memory = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="events")
+    action = models.CharField(max_length=16, choices=EventAction.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    credential = models.ForeignKey(Credential, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    reason = models.TextField(blank=True, default="")
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["memory", "created_at"], name="event_memory_idx")]
+        constraints = [models.CheckConstraint(condition=_in("action", EventAction), name="event_action_valid")]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.memory_id} at {self.created_at:%Y-%m-%d %H:%M:%S}"
+
+
+class MemoryUserObjectPermission(UserObjectPermissionBase):
+    """Per-object grants to a user (guardian's direct foreign-key model)."""
+
+    content_object = models.ForeignKey(Memory, on_delete=models.CASCADE)
+
+
+class MemoryGroupObjectPermission(GroupObjectPermissionBase):
+    """Per-object grants to a group (guardian's direct foreign-key model)."""
+
+    content_object = models.ForeignKey(Memory, on_delete=models.CASCADE)

@@ -1,0 +1,55 @@
+"""Reads. Every function starts from memories.visibility.visible_memories."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from memories.choices import State
+from memories.errors import memory_not_found, project_not_found
+from memories.ids import is_memory_id
+from memories.models import Memory, Project
+from memories.visibility import member_projects, visible_memories
+
+_MEMORY_RELATED = ("owner", "project")
+
+
+def project_for_member(*, user: User, slug: str) -> Project:
+    """The project ``slug`` if ``user`` is a member; missing and foreign answer alike."""
+    project = member_projects(user).filter(slug=slug).first()
+    if project is None:
+        raise project_not_found(slug)
+    return project
+
+
+def memory_get(*, user: User, memory_id: str) -> Memory:
+    if not is_memory_id(memory_id):
+        raise memory_not_found(memory_id)
+    memory = visible_memories(user).select_related(*_MEMORY_RELATED).filter(pk=memory_id).first()
+    if memory is None:
+        raise memory_not_found(memory_id)
+    return memory
+
+
+FEED_STATES = ("live", "superseded", "forgotten", "all")
+
+
+def memory_feed(
+    *,
+    user: User,
+    state: str = State.LIVE,
+    kind: str | None = None,
+    project: Project | None = None,
+    query: str | None = None,
+) -> QuerySet[Memory]:
+    """Visible memories, newest first, for the feed (SPEC R-O7)."""
+    memories = visible_memories(user).select_related(*_MEMORY_RELATED)
+    if state != "all":
+        memories = memories.filter(state=state)
+    if kind:
+        memories = memories.filter(kind=kind)
+    if project is not None:
+        memories = memories.filter(project=project)
+    if query:
+        memories = memories.filter(content__icontains=query)
+    return memories.order_by("-created_at", "-id")

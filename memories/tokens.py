@@ -1,0 +1,46 @@
+"""API token format and hashing.
+
+A token is ``zm_`` + 8 characters of prefix + ``_`` + 40 random characters. The prefix is
+stored in clear to find the row and to name the token to people; the whole token is stored
+only as its SHA-256 (tokens carry 240 random bits, so a slow password hash adds nothing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import string
+
+TOKEN_SCHEME = "zm"
+_ALPHABET = string.ascii_letters + string.digits
+PREFIX_LENGTH = 8
+SECRET_LENGTH = 40
+
+
+def _random(length: int) -> str:
+    return "".join(secrets.choice(_ALPHABET) for _ in range(length))
+
+
+def generate_token() -> tuple[str, str]:
+    """A new token and its public prefix."""
+    prefix = _random(PREFIX_LENGTH)
+    return f"{TOKEN_SCHEME}_{prefix}_{_random(SECRET_LENGTH)}", prefix
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def parse_prefix(token: str) -> str | None:
+    parts = token.split("_")
+    if len(parts) != 3 or parts[0] != TOKEN_SCHEME:
+        return None
+    prefix, secret = parts[1], parts[2]
+    if len(prefix) != PREFIX_LENGTH or len(secret) != SECRET_LENGTH:
+        return None
+    return prefix
+
+
+def hashes_match(token: str, stored_hash: str) -> bool:
+    return hmac.compare_digest(hash_token(token), stored_hash)

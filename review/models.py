@@ -1,0 +1,1 @@
+"""Judgments and conflicts of the hygiene pipeline (SPEC §6); see the review issue."""

@@ -1,0 +1,51 @@
+"""System checks, settings validation and the API's published schema."""
+
+from __future__ import annotations
+
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from tests.platform.helpers import child_env, manage
+from zeromemory.checks import check_pgvector, pgvector_version_problem
+
+
+def test_pgvector_check_passes_on_the_real_database(db):
+    assert check_pgvector(databases=["default"]) == []
+
+
+def test_pgvector_older_than_0_8_is_an_error():
+    assert pgvector_version_problem("default", "0.8.0") is None
+    assert pgvector_version_problem("default", "0.10.1") is None
+    problem = pgvector_version_problem("default", "0.7.4")
+    assert problem is not None
+    assert problem.id == "zeromemory.E004"
+
+
+def test_database_checks_run_clean(db):
+    call_command("check", "--database", "default")
+
+
+def test_bad_settings_values_are_refused_at_start_up(tmp_path):
+    result = manage("check", env=child_env(DJANGO_DEBUG="perhaps", ZEROMEMORY_DATA_DIR=str(tmp_path)))
+
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG must be true or false" in result.stderr
+
+
+def test_schema_and_docs_are_served_without_a_token(db):
+    client = APIClient()
+
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    docs = client.get("/api/docs/")
+
+    assert schema.status_code == 200
+    assert {"/api/v1/memories/", "/api/v1/memories/{memory_id}/"} <= set(schema.json()["paths"])
+    assert docs.status_code == 200
+    assert b"swagger" in docs.content.lower()
+
+
+def test_unknown_api_paths_answer_json_404(db):
+    response = APIClient().get("/api/v1/nothing-here/")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"

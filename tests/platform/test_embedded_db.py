@@ -1,0 +1,167 @@
+"""The embedded PostgreSQL: started by the first process, shared, stopped by the last one,
+and clear about what to do when its folder is not right."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.platform.helpers import ROOT, child_env, manage
+from zeromemory.embedded_db import EmbeddedServer
+
+HOLDER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from zeromemory.embedded_db import ensure_running
+    server = ensure_running(Path(sys.argv[1]))
+    print("ready", flush=True)
+    sys.stdin.readline()
+    """
+)
+
+
+def _holder(data_dir: Path) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(data_dir)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "ready"
+    return process
+
+
+def _user_once(data_dir: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-c", HOLDER, str(data_dir)],
+        cwd=ROOT,
+        input="\n",
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path):
+    folder = tmp_path / "zm-data"
+    yield folder
+    EmbeddedServer(folder).destroy()
+
+
+def test_the_server_is_shared_and_stopped_by_its_last_user(data_dir):
+    server = EmbeddedServer(data_dir)
+    first = _holder(data_dir)
+    assert server.is_running()
+
+    _user_once(data_dir)  # a second process joins and leaves
+    assert server.is_running()
+
+    first.communicate("\n", timeout=60)
+    assert first.returncode == 0
+    assert not server.is_running()
+    assert list((data_dir / "run" / "clients").iterdir()) == []
+
+
+def test_a_killed_user_does_not_keep_the_server_alive_for_ever(data_dir):
+    server = EmbeddedServer(data_dir)
+    crashed = _holder(data_dir)
+    crashed.send_signal(signal.SIGKILL)
+    crashed.wait(timeout=30)
+    assert server.is_running()  # nobody told it to stop
+
+    _user_once(data_dir)  # the next user prunes the dead entry and, being last, stops it
+
+    assert not server.is_running()
+    assert list((data_dir / "run" / "clients").iterdir()) == []
+
+
+def test_a_stale_pid_file_from_a_crashed_server_is_cleared(data_dir):
+    _user_once(data_dir)
+    pid_file = data_dir / "pg" / "postmaster.pid"
+    pid_file.write_text("999999\n" + str(data_dir / "pg") + "\n")
+
+    holder = _holder(data_dir)
+    try:
+        assert EmbeddedServer(data_dir).is_running()
+    finally:
+        holder.communicate("\n", timeout=60)
+
+
+def test_a_damaged_data_folder_gets_a_clear_message_not_a_traceback(data_dir):
+    (data_dir / "pg").mkdir(parents=True)
+    (data_dir / "pg" / "something.txt").write_text("not a database")
+
+    result = manage("check", env=child_env(ZEROMEMORY_DATA_DIR=str(data_dir)))
+
+    assert result.returncode == 2
+    assert "looks damaged" in result.stderr
+    assert "Move it aside" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_data_folder_from_another_major_version_gets_a_clear_message(data_dir):
+    (data_dir / "pg").mkdir(parents=True)
+    (data_dir / "pg" / "PG_VERSION").write_text("12\n")
+
+    result = manage("check", env=child_env(ZEROMEMORY_DATA_DIR=str(data_dir)))
+
+    assert result.returncode == 2
+    assert "created by PostgreSQL 12" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_runserver_autoreloader_keeps_the_server_and_stops_it_on_exit(data_dir):
+    from tests.platform.helpers import free_port
+
+    env = child_env(ZEROMEMORY_DATA_DIR=str(data_dir))
+    assert manage("migrate", "--noinput", env=env).returncode == 0
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/api/v1/memories/"
+    headers = {"Authorization": "Bearer zm_AAAAAAAA_" + "B" * 40}
+    try:
+        assert _status(url, headers) == 401  # the token lookup reached the database
+        touched = ROOT / "zeromemory" / "urls.py"
+        os.utime(touched)  # the reloader restarts its child process
+        time.sleep(3)
+        assert _status(url, headers) == 401
+        assert EmbeddedServer(data_dir).is_running()
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        server.wait(timeout=60)
+    assert not EmbeddedServer(data_dir).is_running()
+
+
+def _status(url: str, headers: dict[str, str], attempts: int = 60) -> int:
+    import urllib.error
+    import urllib.request
+
+    for _ in range(attempts):
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as error:
+            return int(error.code)
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.5)
+    raise AssertionError(f"{url} never answered")

@@ -1,0 +1,104 @@
+"""One error shape for the whole API: ``{"error": {"code", "message", "fields"?}}`` (SPEC R-O8)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from memories.errors import DomainError
+
+logger = logging.getLogger(__name__)
+
+_DRF_CODES = {
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.PermissionDenied: "forbidden",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.ParseError: "malformed_request",
+    exceptions.Throttled: "rate_limited",
+    exceptions.ValidationError: "invalid",
+}
+
+
+def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if fields:
+        error["fields"] = fields
+    return {"error": error}
+
+
+def _flatten(detail: Any) -> Any:
+    """DRF's nested ErrorDetail lists, as plain strings and dicts."""
+    if isinstance(detail, dict):
+        return {key: _flatten(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_flatten(item) for item in detail]
+    return str(detail)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return Response(error_body(str(exc.code), exc.message, exc.fields), status=exc.status)
+
+    response = exception_handler(exc, context)
+    if response is None:
+        # Unexpected: log it and answer in the API's shape, never with an HTML 500 page.
+        logger.exception("Unhandled error in %s", context.get("view").__class__.__name__, exc_info=exc)
+        return Response(
+            error_body("server_error", "The server could not complete the request."),
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+
+    code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
+    if isinstance(exc, exceptions.ValidationError):
+        detail = _flatten(exc.detail)
+        if isinstance(detail, dict):
+            non_field = detail.pop("non_field_errors", None)
+            message = "; ".join(non_field) if non_field else "The request is invalid; see fields."
+            response.data = error_body(code, message, detail or None)
+        else:
+            response.data = error_body(code, "; ".join(detail) if isinstance(detail, list) else detail)
+    else:
+        detail = getattr(exc, "detail", str(exc))
+        response.data = error_body(code, str(detail))
+    return response
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/") or request.path.startswith("/mcp")
+
+
+def json_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("not_found", "No such endpoint."), status=404)
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None) -> Any:
+    if _is_api(request):
+        return json_not_found(request, exception)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception or Exception())
+
+
+def handler500(request: HttpRequest) -> Any:
+    if _is_api(request):
+        return JsonResponse(error_body("server_error", "The server could not complete the request."), status=500)
+    from django.views.defaults import server_error
+
+    return server_error(request)
+
+
+def handler400(request: HttpRequest, exception: Exception | None = None) -> Any:
+    if _is_api(request):
+        return JsonResponse(error_body("bad_request", "The request could not be understood."), status=400)
+    from django.views.defaults import bad_request
+
+    return bad_request(request, exception or Exception())
