@@ -16,10 +16,13 @@ import fcntl
 import hashlib
 import importlib.util
 import logging
+import multiprocessing.util
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +37,7 @@ PG_MAJOR_MINIMUM = 17
 SYSTEM_USER = "zeromemory-pg"
 DATABASE_USER = "postgres"
 LOCK_TIMEOUT_SECONDS = 60.0
+WATCHDOG_INTERVAL_SECONDS = 2.0
 # Unix socket paths are limited to 107 bytes; ".s.PGSQL.5432" takes 13 of them.
 MAX_SOCKET_DIR_LENGTH = 90
 
@@ -346,6 +350,7 @@ class EmbeddedServer:
                 self._initdb()
                 self._start()
             self._register(os.getpid())
+            self._ensure_watchdog()
         self._ensure_database(database)
 
     def release(self) -> None:
@@ -360,6 +365,44 @@ class EmbeddedServer:
         with self._locked():
             self.stop()
         shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    # -- the watchdog -------------------------------------------------------------------
+
+    @property
+    def _watchdog_pid_file(self) -> Path:
+        return self.run_dir / "watchdog.pid"
+
+    def _ensure_watchdog(self) -> None:
+        """Some exits skip atexit (SIGKILL, os._exit in multiprocessing workers). A small
+        detached process notices when the last user is gone and stops the server then."""
+        try:
+            pid = int(self._watchdog_pid_file.read_text())
+            if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                return
+        except (OSError, ValueError, psutil.Error):
+            pass
+        process = subprocess.Popen(
+            [sys.executable, "-m", "zeromemory.embedded_db", "watch", str(self.data_dir)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            cwd=str(Path(__file__).resolve().parent.parent),
+        )
+        self._watchdog_pid_file.write_text(str(process.pid))
+
+    def watch(self, interval: float = WATCHDOG_INTERVAL_SECONDS) -> None:
+        while True:
+            time.sleep(interval)
+            with self._locked():
+                if not self.is_running():
+                    break
+                if not self._live_clients():
+                    self.stop()
+                    break
+        with self._locked():
+            if self._watchdog_pid_file.exists() and self._watchdog_pid_file.read_text() == str(os.getpid()):
+                self._watchdog_pid_file.unlink()
 
 
 _acquired: dict[Path, EmbeddedServer] = {}
@@ -376,14 +419,28 @@ def ensure_running(data_dir: Path, database: str = "zeromemory") -> EmbeddedServ
     if data_dir not in _acquired:
         owner_pid = os.getpid()
 
+        released = threading.Event()
+
         def _release_at_exit() -> None:
-            # Forked children inherit atexit handlers; only the registering process releases.
-            if os.getpid() == owner_pid:
-                try:
-                    server.release()
-                except Exception:
-                    logger.exception("Could not release the embedded database")
+            # Forked children inherit these handlers; only the registering process releases.
+            if os.getpid() != owner_pid or released.is_set():
+                return
+            released.set()
+            try:
+                server.release()
+            except Exception:
+                logger.exception("Could not release the embedded database")
 
         atexit.register(_release_at_exit)
+        # Forked multiprocessing workers leave through os._exit, skipping atexit; their
+        # finalizers still run.
+        multiprocessing.util.Finalize(None, _release_at_exit, exitpriority=0)
     _acquired[data_dir] = server
     return server
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "watch":
+        EmbeddedServer(Path(sys.argv[2])).watch()
+    else:
+        sys.exit("usage: python -m zeromemory.embedded_db watch DATA_DIR")

@@ -73,17 +73,59 @@ def test_the_server_is_shared_and_stopped_by_its_last_user(data_dir):
     assert list((data_dir / "run" / "clients").iterdir()) == []
 
 
+def _wait_until_stopped(server: EmbeddedServer, seconds: float = 20) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not server.is_running():
+            return True
+        time.sleep(0.2)
+    return False
+
+
 def test_a_killed_user_does_not_keep_the_server_alive_for_ever(data_dir):
     server = EmbeddedServer(data_dir)
     crashed = _holder(data_dir)
+    survivor = _holder(data_dir)
     crashed.send_signal(signal.SIGKILL)
     crashed.wait(timeout=30)
-    assert server.is_running()  # nobody told it to stop
+    time.sleep(3)  # longer than the watchdog's interval
+    assert server.is_running()  # the survivor still uses it
 
-    _user_once(data_dir)  # the next user prunes the dead entry and, being last, stops it
+    survivor.send_signal(signal.SIGKILL)  # no clean exit at all: the watchdog must notice
+    survivor.wait(timeout=30)
 
-    assert not server.is_running()
+    assert _wait_until_stopped(server)
     assert list((data_dir / "run" / "clients").iterdir()) == []
+
+
+def test_multiprocessing_workers_release_the_server_when_they_exit(data_dir, tmp_path):
+    script = textwrap.dedent(
+        """
+        import multiprocessing, sys
+        from pathlib import Path
+
+        def work(folder):
+            from zeromemory.embedded_db import ensure_running
+            ensure_running(Path(folder))
+
+        if __name__ == "__main__":
+            context = multiprocessing.get_context("fork")  # exits through os._exit
+            worker = context.Process(target=work, args=(sys.argv[1],))
+            worker.start()
+            worker.join()
+            print(worker.exitcode)
+        """
+    )
+    program = tmp_path / "spawn_worker.py"
+    program.write_text(script)
+    result = subprocess.run(
+        [sys.executable, str(program), str(data_dir)],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
+        check=True,
+    )
+
+    assert result.stdout.strip() == "0"
+    assert not EmbeddedServer(data_dir).is_running()  # released at once, not by the watchdog
 
 
 def test_a_stale_pid_file_from_a_crashed_server_is_cleared(data_dir):
