@@ -7,3 +7,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zeromemory.settings")
 
 application = get_asgi_application()
+
+from zeromemory.warmup import warm_up  # noqa: E402 - needs Django set up first
+
+warm_up()

@@ -240,6 +240,8 @@ if EMBEDDER not in {"sentence-transformers"}:
 EMBEDDING_MODEL = os.environ.get("ZEROMEMORY_EMBEDDING_MODEL", "")
 EMBEDDING_DIMENSIONS = 384
 EMBEDDING_DEVICE = os.environ.get("ZEROMEMORY_EMBEDDING_DEVICE", "cpu")
+# Server processes (asgi/wsgi) load the model at start rather than on the first write.
+PRELOAD_EMBEDDER = env_bool("ZEROMEMORY_PRELOAD_EMBEDDER", True)
 
 # -- logging --------------------------------------------------------------------------------
 

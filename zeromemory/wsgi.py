@@ -7,3 +7,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zeromemory.settings")
 
 application = get_wsgi_application()
+
+from zeromemory.warmup import warm_up  # noqa: E402 - needs Django set up first
+
+warm_up()

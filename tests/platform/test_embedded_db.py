@@ -120,7 +120,11 @@ def test_multiprocessing_workers_release_the_server_when_they_exit(data_dir, tmp
     program.write_text(script)
     result = subprocess.run(
         [sys.executable, str(program), str(data_dir)],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
         check=True,
     )
 
