@@ -16,6 +16,10 @@ class ErrorCode(StrEnum):
     PROVISIONAL_CANNOT_SUPERSEDE = "provisional_cannot_supersede"
     SUPERSEDE_TARGET_FORBIDDEN = "supersede_target_forbidden"
     EMBEDDING_FAILED = "embedding_failed"
+    DATABASE_UNAVAILABLE = "database_unavailable"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    IDEMPOTENCY_IN_PROGRESS = "idempotency_in_progress"
+    LINK_TARGET_NOT_FOUND = "link_target_not_found"
 
 
 class DomainError(Exception):
@@ -48,6 +52,11 @@ class Forbidden(DomainError):
 class Conflict(DomainError):
     status = 409
     code = ErrorCode.NOT_LIVE
+
+
+class Unprocessable(DomainError):
+    status = 422
+    code = ErrorCode.IDEMPOTENCY_KEY_REUSED
 
 
 class ServiceUnavailable(DomainError):

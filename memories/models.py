@@ -277,3 +277,26 @@ class MemoryGroupObjectPermission(GroupObjectPermissionBase):
     """Per-object grants to a group (guardian's direct foreign-key model)."""
 
     content_object = models.ForeignKey(Memory, on_delete=models.CASCADE)
+
+
+class IdempotencyRecord(models.Model):
+    """What a remember with an ``Idempotency-Key`` answered, so a retry gets the same answer."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress"
+        COMPLETED = "completed"
+
+    credential = models.ForeignKey(Credential, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["credential", "key"], name="idempotency_key_unique")]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from pgvector.django import CosineDistance
 
 from memories.choices import State
 from memories.errors import memory_not_found, project_not_found
@@ -53,3 +56,42 @@ def memory_feed(
     if query:
         memories = memories.filter(content__icontains=query)
     return memories.order_by("-created_at", "-id")
+
+
+SIMILAR_LIMIT = 10
+
+
+@dataclass(frozen=True)
+class SimilarMemory:
+    memory: Memory
+    distance: float
+
+
+def similar_existing(
+    *,
+    user: User,
+    embedding: list[float],
+    project: Project | None,
+    exclude_ids: list[str],
+    limit: int = SIMILAR_LIMIT,
+) -> list[SimilarMemory]:
+    """The caller's own live memories nearest to ``embedding`` (SPEC R-N1, R-N2).
+
+    Ranked by cosine distance with no floor or ceiling; candidates come from the personal
+    scope and the project written into, never another project. This is an exact scan of
+    the owner's live rows (found through memory_owner_state_idx): an approximate index
+    filters after its scan and could silently drop the true nearest (see
+    bench/similar_existing.py for the measurements behind this choice).
+    """
+    scope = Q(project__isnull=True)
+    if project is not None:
+        scope |= Q(project=project)
+    candidates = (
+        visible_memories(user)
+        .filter(scope, owner_id=user.pk, state=State.LIVE)
+        .exclude(pk__in=exclude_ids)
+        .select_related(*_MEMORY_RELATED)
+        .annotate(distance=CosineDistance("embedding", embedding))
+        .order_by("distance", "pk")[:limit]
+    )
+    return [SimilarMemory(memory=memory, distance=float(memory.distance)) for memory in candidates]

@@ -63,6 +63,18 @@ def can_retire(user: User | AnonymousUser, memory: Memory) -> bool:
     return Membership.objects.filter(project_id=memory.project_id, user_id=user.pk, role=Role.MAINTAINER).exists()
 
 
+def retirable_ids(user: User | AnonymousUser, memories: list[Memory]) -> set[str]:
+    """Which of ``memories`` ``user`` may retire; one query however many are asked about."""
+    if not user.is_authenticated:
+        return set()
+    maintained = set(
+        Membership.objects.filter(user_id=user.pk, role=Role.MAINTAINER).values_list("project_id", flat=True)
+    )
+    return {
+        m.pk for m in memories if m.owner_id == user.pk or (m.project_id is not None and m.project_id in maintained)
+    }
+
+
 def member_projects(user: User | AnonymousUser) -> QuerySet[Project]:
     if not user.is_authenticated:
         return Project.objects.none()

@@ -41,6 +41,18 @@ def make_memory(
     content: str = "The deploy window is Monday 10:00 UTC.",
     *,
     credential: Credential | None = None,
+    project: Project | None = None,
+    kind: str = "fact",
     **fields: Any,
 ) -> Memory:
-    return services.memory_create(user=owner, credential=credential, content=content, **fields)
+    """A memory written through remember, exactly as the API would store it."""
+    result = services.memory_remember(
+        user=owner,
+        credential=credential,
+        content=content,
+        kind=kind,
+        project_slug=project.slug if project else None,
+        **fields,
+    )
+    assert not result.absorbed, "make_memory wrote a restatement; give each memory its own content"
+    return result.memory

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.db import DatabaseError
 from django.http import HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -47,6 +48,14 @@ def _flatten(detail: Any) -> Any:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
         return Response(error_body(str(exc.code), exc.message, exc.fields), status=exc.status)
+
+    if isinstance(exc, DatabaseError):
+        # Lost connection, failover, statement timeout: the write rolled back as a whole.
+        logger.exception("Database error", exc_info=exc)
+        return Response(
+            error_body("database_unavailable", "The database could not complete the request; nothing was changed."),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
 
     response = exception_handler(exc, context)
     if response is None:

@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils import timezone
 from rest_framework import serializers
 
-from memories.choices import Kind, Visibility
+from memories.choices import Kind, LinkType, Visibility
+from memories.humanize import age
+from memories.ids import ID_LENGTH, MEMORY_ID_RE
 from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH, Memory
+from memories.services import LinkSpec, RememberResult
+from memories.text import preview
+
+MAX_LINKS = 50
 
 
 class MemorySerializer(serializers.ModelSerializer[Memory]):
@@ -46,6 +53,11 @@ class MemorySerializer(serializers.ModelSerializer[Memory]):
         return memory.project.slug if memory.project is not None else None
 
 
+class LinkInputSerializer(serializers.Serializer[Any]):
+    type = serializers.ChoiceField(choices=LinkType.choices)
+    dst = serializers.RegexField(MEMORY_ID_RE, max_length=ID_LENGTH, error_messages={"invalid": "Not a memory id."})
+
+
 class RememberInputSerializer(serializers.Serializer[Any]):
     content = serializers.CharField(
         max_length=MAX_CONTENT_LENGTH,
@@ -62,6 +74,13 @@ class RememberInputSerializer(serializers.Serializer[Any]):
         required=False, allow_null=True, max_length=MAX_SESSION_LENGTH, trim_whitespace=True, allow_blank=False
     )
     metadata = serializers.JSONField(required=False, default=dict)
+    links = serializers.ListField(
+        child=LinkInputSerializer(),
+        required=False,
+        max_length=MAX_LINKS,
+        help_text='Typed edges from the new memory. {"type": "supersedes", "dst": "mem_…"} retires the '
+        "named memory in the same write (at most 10 distinct targets).",
+    )
 
     def validate_metadata(self, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -82,3 +101,72 @@ class FeedQuerySerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=Kind.choices, required=False)
     project = serializers.SlugField(required=False, max_length=64)
     q = serializers.CharField(required=False, max_length=500, trim_whitespace=True)
+
+
+def link_specs(data: dict[str, Any]) -> list[LinkSpec]:
+    return [LinkSpec(type=link["type"], dst=link["dst"]) for link in data.get("links") or []]
+
+
+def similar_hint(first_id: str) -> str:
+    return (
+        "These are your nearest live memories. If one of them is an older version of what you just "
+        "wrote, replace it: remember the same content again with "
+        f'"links": [{{"type": "supersedes", "dst": "{first_id}"}}] (the repeat is absorbed into '
+        "the memory you just wrote and the declaration still applies). If they are different "
+        "facts, do nothing."
+    )
+
+
+def remember_response(result: RememberResult) -> dict[str, Any]:
+    """The body of a remember answer (SPEC §3), shared by the REST API and MCP."""
+    body: dict[str, Any] = {
+        "memory": MemorySerializer(result.memory).data,
+        "absorbed": result.absorbed,
+        "superseded": result.superseded,
+        "skipped": result.skipped,
+    }
+    if result.similar_existing is not None:
+        now = timezone.now()
+        body["similar_existing"] = [
+            {
+                "id": item.memory.pk,
+                "kind": item.memory.kind,
+                "project": item.memory.project.slug if item.memory.project is not None else None,
+                "distance": round(item.distance, 6),
+                "age": age((now - item.memory.created_at).total_seconds()),
+                "age_seconds": int((now - item.memory.created_at).total_seconds()),
+                "created_at": serializers.DateTimeField().to_representation(item.memory.created_at),
+                "preview": preview(item.memory.content),
+            }
+            for item in result.similar_existing
+        ]
+        if body["similar_existing"]:
+            body["hint"] = similar_hint(body["similar_existing"][0]["id"])
+    return body
+
+
+class SimilarExistingSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    kind = serializers.CharField()
+    project = serializers.CharField(allow_null=True)
+    distance = serializers.FloatField(help_text="Cosine distance, ascending.")
+    age = serializers.CharField(help_text='Human, e.g. "3 weeks".')
+    age_seconds = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    preview = serializers.CharField(help_text="At most 160 characters.")
+
+
+class SkippedSerializer(serializers.Serializer[Any]):
+    dst = serializers.CharField()
+    reason = serializers.ChoiceField(choices=["missing", "dead", "self"])
+
+
+class RememberResponseSerializer(serializers.Serializer[Any]):
+    memory = MemorySerializer()
+    absorbed = serializers.BooleanField()
+    superseded = serializers.ListField(child=serializers.CharField())
+    skipped = SkippedSerializer(many=True)
+    similar_existing = SimilarExistingSerializer(
+        many=True, required=False, help_text="Present exactly when the write declared no supersedes."
+    )
+    hint = serializers.CharField(required=False, help_text="Present when similar_existing is not empty.")

@@ -4,25 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memories import selectors, services
 from memories.api.pagination import FeedPagination
-from memories.api.serializers import FeedQuerySerializer, MemorySerializer, RememberInputSerializer
+from memories.api.serializers import (
+    FeedQuerySerializer,
+    MemorySerializer,
+    RememberInputSerializer,
+    RememberResponseSerializer,
+    link_specs,
+    remember_response,
+)
 from memories.auth import request_credential, request_user
+from memories.idempotency import request_fingerprint, run_idempotently
 
-RememberResponse = inline_serializer(
-    name="RememberResponse",
-    fields={
-        "memory": MemorySerializer(),
-        "absorbed": serializers.BooleanField(),
-        "superseded": serializers.ListField(child=serializers.CharField()),
-        "skipped": serializers.ListField(child=serializers.DictField()),
-    },
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Retry-safe writes: a replay with the same key and body returns the original answer "
+    "and changes nothing (keys are per token, kept 24 hours).",
 )
 
 
@@ -39,17 +46,10 @@ class MemoryListView(APIView):
         query = FeedQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        project = (
-            selectors.project_for_member(user=request_user(request), slug=params["project"])
-            if params.get("project")
-            else None
-        )
+        user = request_user(request)
+        project = selectors.project_for_member(user=user, slug=params["project"]) if params.get("project") else None
         memories = selectors.memory_feed(
-            user=request_user(request),
-            state=params["state"],
-            kind=params.get("kind"),
-            project=project,
-            query=params.get("q"),
+            user=user, state=params["state"], kind=params.get("kind"), project=project, query=params.get("q")
         )
         paginator = FeedPagination()
         page = paginator.paginate_queryset(memories, request, view=self)
@@ -59,30 +59,55 @@ class MemoryListView(APIView):
     @extend_schema(
         operation_id="memories_remember",
         request=RememberInputSerializer,
-        responses={201: RememberResponse},
-        summary="Remember a statement.",
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: RememberResponseSerializer, 200: RememberResponseSerializer},
+        summary="Remember a statement; optionally declare the memories it supersedes.",
+        examples=[
+            OpenApiExample(
+                "Declared supersede",
+                request_only=True,
+                value={
+                    "content": "Deploy window is Friday 14:00 UTC (moved from Monday).",
+                    "kind": "fact",
+                    "project": "acme",
+                    "links": [{"type": "supersedes", "dst": "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T"}],
+                },
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
-        payload = RememberInputSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        data: dict[str, Any] = dict(payload.validated_data)
-        project = (
-            selectors.project_for_member(user=request_user(request), slug=data["project"])
-            if data.get("project")
-            else None
-        )
-        memory = services.memory_create(
-            user=request_user(request),
-            credential=request_credential(request),
-            content=data["content"],
-            kind=data["kind"],
-            project=project,
-            visibility=data.get("visibility"),
-            session=data.get("session"),
-            metadata=data.get("metadata"),
-        )
-        body = {"memory": MemorySerializer(memory).data, "absorbed": False, "superseded": [], "skipped": []}
-        return Response(body, status=status.HTTP_201_CREATED)
+        user = request_user(request)
+        credential = request_credential(request)
+
+        def perform() -> tuple[int, Any]:
+            payload = RememberInputSerializer(data=request.data)
+            payload.is_valid(raise_exception=True)
+            data: dict[str, Any] = dict(payload.validated_data)
+            result = services.memory_remember(
+                user=user,
+                credential=credential,
+                content=data["content"],
+                kind=data["kind"],
+                project_slug=data.get("project"),
+                visibility=data.get("visibility"),
+                session=data.get("session"),
+                metadata=data.get("metadata"),
+                links=link_specs(data),
+            )
+            answer = status.HTTP_200_OK if result.absorbed else status.HTTP_201_CREATED
+            return answer, remember_response(result)
+
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            answer, body = perform()
+        else:
+            answer, body = run_idempotently(
+                credential=credential,
+                key=key,
+                request_hash=request_fingerprint("POST", request.path, request.data),
+                perform=perform,
+            )
+        return Response(body, status=answer)
 
 
 class MemoryDetailView(APIView):

@@ -1,0 +1,88 @@
+"""Idempotent retries of remember (``Idempotency-Key`` header).
+
+Agents retry on timeouts. A replay with the same key and body gets the original status and
+body and changes nothing; the same key with another body is refused (422); a replay while
+the first request still runs is refused (409). The record is written in the same
+transaction as the memory, so a crash can never leave a stored memory whose key would run
+the write again. Keys are per credential and kept for IDEMPOTENCY_TTL (24 hours).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from memories.errors import Conflict, ErrorCode, Unprocessable, ValidationFailed
+from memories.models import Credential, IdempotencyRecord
+
+IDEMPOTENCY_TTL = timedelta(hours=24)
+# A first attempt that has run this long without finishing died (its process crashed).
+ABANDONED_AFTER = timedelta(minutes=2)
+MAX_KEY_LENGTH = 255
+
+
+def request_fingerprint(method: str, path: str, body: Any) -> str:
+    canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def run_idempotently(
+    *, credential: Credential, key: str, request_hash: str, perform: Callable[[], tuple[int, Any]]
+) -> tuple[int, Any]:
+    """Run ``perform`` once per (credential, key); replays answer what the first run did."""
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise ValidationFailed(
+            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.",
+            fields={"Idempotency-Key": ["1 to 255 characters"]},
+        )
+    now = timezone.now()
+    IdempotencyRecord.objects.filter(credential=credential, created_at__lt=now - IDEMPOTENCY_TTL).delete()
+    record = _claim(credential, key, request_hash, now)
+    if record.status == IdempotencyRecord.Status.COMPLETED:
+        assert record.response_status is not None
+        return record.response_status, record.response_body
+
+    try:
+        with transaction.atomic():
+            status, body = perform()
+            IdempotencyRecord.objects.filter(pk=record.pk).update(
+                status=IdempotencyRecord.Status.COMPLETED, response_status=status, response_body=body
+            )
+    except BaseException:
+        # Nothing was stored; free the key so the client's retry runs the write afresh.
+        IdempotencyRecord.objects.filter(pk=record.pk, status=IdempotencyRecord.Status.IN_PROGRESS).delete()
+        raise
+    return status, body
+
+
+def _claim(credential: Credential, key: str, request_hash: str, now: Any) -> IdempotencyRecord:
+    try:
+        with transaction.atomic():
+            return IdempotencyRecord.objects.create(
+                credential=credential, key=key, request_hash=request_hash, created_at=now
+            )
+    except IntegrityError:
+        pass
+    with transaction.atomic():
+        record = IdempotencyRecord.objects.select_for_update().get(credential=credential, key=key)
+        if record.request_hash != request_hash:
+            raise Unprocessable(
+                "This Idempotency-Key was used with a different request body; use a new key for a new request.",
+                code=ErrorCode.IDEMPOTENCY_KEY_REUSED,
+            )
+        if record.status == IdempotencyRecord.Status.IN_PROGRESS:
+            if now - record.created_at < ABANDONED_AFTER:
+                raise Conflict(
+                    "A request with this Idempotency-Key is still being processed; retry shortly.",
+                    code=ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+                )
+            # The first attempt died mid-way (its transaction rolled back): take it over.
+            record.created_at = now
+            record.save(update_fields=["created_at"])
+        return record

@@ -1,0 +1,33 @@
+"""Row locks taken in one global order, so concurrent writes never deadlock.
+
+Every write that retires or restores memories locks them through :func:`lock_memories`:
+ordered by primary key, ``FOR NO KEY UPDATE`` (what an UPDATE of non-key columns needs).
+That mode does not conflict with the ``FOR KEY SHARE`` locks PostgreSQL takes for foreign
+keys, so inserting links or events that point at a locked memory never waits on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from django.db import connection
+
+from memories.models import Memory
+
+
+def lock_memories(ids: Iterable[str]) -> dict[str, Memory]:
+    """Lock the existing memories among ``ids``, in id order; returns them by id."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    locked = Memory.objects.select_for_update(no_key=True).filter(pk__in=wanted).order_by("pk")
+    return {memory.pk: memory for memory in locked}
+
+
+def advisory_lock(*parts: object) -> None:
+    """A transaction-scoped lock on an arbitrary key (released at commit or rollback)."""
+    digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).digest()
+    key = int.from_bytes(digest[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])

@@ -1,0 +1,90 @@
+"""The lifecycle steps shared by every write: events, retirement by a successor, links.
+
+These run inside a caller's transaction on rows the caller has locked
+(memories.locks.lock_memories); they never open transactions or take locks themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from memories.choices import EventAction, LinkType, LoopStatus, State
+from memories.models import Credential, Link, Memory, MemoryEvent
+
+
+class LostRace(RuntimeError):
+    """A guarded update found the row no longer in the state it was read in."""
+
+
+def event_append(
+    *,
+    memory: Memory,
+    action: str,
+    actor: User | None,
+    credential: Credential | None = None,
+    reason: str = "",
+    data: dict[str, Any] | None = None,
+) -> MemoryEvent:
+    return MemoryEvent.objects.create(
+        memory=memory, action=action, actor=actor, credential=credential, reason=reason, data=data or {}
+    )
+
+
+def retire_by_successor(
+    *,
+    target: Memory,
+    successor: Memory,
+    origin: str,
+    actor: User | None,
+    credential: Credential | None = None,
+    reason: str = "",
+) -> Link:
+    """Retire a live, locked ``target`` in favour of ``successor`` and record the edge.
+
+    The update is guarded by the expected state: a row that stopped being live since it was
+    locked and read is reported as LostRace, never overwritten.
+    """
+    now = timezone.now()
+    closes_loop = target.loop_status == LoopStatus.OPEN
+    changes: dict[str, Any] = {
+        "state": State.SUPERSEDED,
+        "superseded_by": successor,
+        "invalidated_at": now,
+        "updated_at": now,
+    }
+    if closes_loop:
+        changes |= {"loop_status": LoopStatus.CLOSED, "closed_by": successor, "closed_at": now}
+    updated = Memory.objects.filter(pk=target.pk, state=State.LIVE, superseded_by__isnull=True).update(**changes)
+    if updated != 1:
+        raise LostRace(f"{target.pk} is no longer live")
+    for field, value in changes.items():
+        setattr(target, field, value)
+    link = Link.objects.create(
+        src=successor, dst=target, type=LinkType.SUPERSEDES, origin=origin, created_by=actor, created_at=now
+    )
+    event_append(
+        memory=target,
+        action=EventAction.SUPERSEDED,
+        actor=actor,
+        credential=credential,
+        reason=reason,
+        data={"successor": successor.pk, "origin": origin, "link": link.pk, "loop_closed": closes_loop},
+    )
+    return link
+
+
+def link_record(*, src: Memory, dst: Memory, type: str, origin: str, actor: User | None) -> tuple[Link, bool]:
+    """The active link ``src -type-> dst``, created if it does not exist yet (race-safe)."""
+    existing = Link.objects.filter(src=src, dst=dst, type=type, reverted=False).first()
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            return Link.objects.create(src=src, dst=dst, type=type, origin=origin, created_by=actor), True
+    except IntegrityError:
+        # A concurrent write created the same edge first; the unique index kept one.
+        return Link.objects.get(src=src, dst=dst, type=type, reverted=False), False

@@ -1,0 +1,235 @@
+"""remember: store a memory, with the dedup cascade and the declared supersede (SPEC §3)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from memories import hooks
+from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, LoopStatus, Provenance, State, Visibility
+from memories.embeddings import EmbeddingError, embed_one
+from memories.errors import ErrorCode, Forbidden, NotFound, ServiceUnavailable, ValidationFailed
+from memories.locks import advisory_lock, lock_memories
+from memories.models import Credential, Memory
+from memories.selectors import SimilarMemory, project_for_member, similar_existing
+from memories.services.lifecycle import LostRace, event_append, link_record, retire_by_successor
+from memories.text import content_fingerprint
+from memories.visibility import retirable_ids, visible_memories
+
+logger = logging.getLogger(__name__)
+
+MAX_SUPERSEDES = 10
+
+
+@dataclass(frozen=True)
+class LinkSpec:
+    type: str
+    dst: str
+
+
+@dataclass
+class RememberResult:
+    memory: Memory
+    absorbed: bool
+    superseded: list[str] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    # None when the write declared a supersede: the list is then not part of the answer.
+    similar_existing: list[SimilarMemory] | None = None
+
+
+def _embed(content: str) -> list[float]:
+    try:
+        return embed_one(content)
+    except EmbeddingError as exc:
+        raise ServiceUnavailable(
+            "The embedding model failed; nothing was stored. Retry the request.",
+            code=ErrorCode.EMBEDDING_FAILED,
+        ) from exc
+
+
+def _unique(items: list[Any]) -> list[Any]:
+    return list(dict.fromkeys(items))
+
+
+def memory_remember(
+    *,
+    user: User,
+    credential: Credential | None,
+    content: str,
+    kind: str,
+    project_slug: str | None = None,
+    visibility: str | None = None,
+    session: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    links: list[LinkSpec] | None = None,
+) -> RememberResult:
+    """Store ``content`` for ``user``; input is already validated field by field.
+
+    Checks run in SPEC R-S10's order: the supersede cap (400), provenance (403), project
+    (404), then each declared target (R-S5/R-S6). Everything after the embedding happens in
+    one transaction: a failure leaves nothing behind (R-S9).
+    """
+    links = links or []
+    supersede_ids = _unique([link.dst for link in links if link.type == LinkType.SUPERSEDES])
+    other_links = _unique([link for link in links if link.type != LinkType.SUPERSEDES])
+    provenance = _check_declaration(credential, supersede_ids)
+    project = project_for_member(user=user, slug=project_slug) if project_slug else None
+    embedding = _embed(content)
+    new_memory = Memory(
+        content=content,
+        content_fingerprint=content_fingerprint(content),
+        kind=kind,
+        owner=user,
+        project=project,
+        # Personal memories are always private; R-V1 refused "project" for them.
+        visibility=(visibility or Visibility.PROJECT) if project is not None else Visibility.PRIVATE,
+        provenance=provenance,
+        credential=credential,
+        session=session,
+        session_key=session or (credential.default_session if credential is not None else ""),
+        metadata=metadata or {},
+        embedding=embedding,
+        loop_status=LoopStatus.OPEN if kind in LOOP_KINDS else None,
+    )
+
+    with transaction.atomic():
+        absorbing_id = _restated_memory_id(new_memory)
+        locked = lock_memories([*supersede_ids, *([absorbing_id] if absorbing_id else [])])
+        absorbing = locked.get(absorbing_id) if absorbing_id else None
+        if absorbing is not None and absorbing.state != State.LIVE:
+            absorbing = None  # retired by a concurrent write before we locked it
+
+        to_retire, skipped = _classify_targets(user, supersede_ids, locked, absorbing)
+        link_targets = _link_targets(user, other_links)
+
+        memory = absorbing or new_memory
+        if absorbing is None:
+            new_memory.save(force_insert=True)
+            event_append(memory=new_memory, action=EventAction.CREATED, actor=user, credential=credential)
+        superseded = _retire_declared(user, credential, memory, to_retire, skipped)
+        for link in other_links:
+            if link.dst == memory.pk:
+                logger.info("remember: dropped a %s link from %s to itself", link.type, memory.pk)
+                continue
+            link_record(src=memory, dst=link_targets[link.dst], type=link.type, origin=LinkOrigin.LINK, actor=user)
+
+        similar = None
+        if not supersede_ids:
+            similar = similar_existing(user=user, embedding=embedding, project=project, exclude_ids=[memory.pk])
+            if absorbing is None:
+                for created_hook in hooks.on_undeclared_write_committed:
+                    transaction.on_commit(lambda hook=created_hook: hook(new_memory))  # type: ignore[misc]
+
+    for entry in skipped:
+        logger.info("remember: skipped supersede target %s (%s) for %s", entry["dst"], entry["reason"], memory.pk)
+    return RememberResult(
+        memory=memory,
+        absorbed=absorbing is not None,
+        superseded=superseded,
+        skipped=skipped,
+        similar_existing=similar,
+    )
+
+
+def _check_declaration(credential: Credential | None, supersede_ids: list[str]) -> str:
+    """R-V2 (400) before R-V3 (403); returns the write's provenance."""
+    if len(supersede_ids) > MAX_SUPERSEDES:
+        raise ValidationFailed(
+            f"A write may declare at most {MAX_SUPERSEDES} supersedes; this one names {len(supersede_ids)}.",
+            code=ErrorCode.TOO_MANY_SUPERSEDES,
+            fields={"links": [f"at most {MAX_SUPERSEDES} distinct supersedes targets"]},
+        )
+    provenance = credential.provenance if credential is not None else Provenance.AUTHORITATIVE
+    if supersede_ids and provenance == Provenance.PROVISIONAL:
+        raise Forbidden(
+            "A provisional credential may not declare supersedes; write without the declaration.",
+            code=ErrorCode.PROVISIONAL_CANNOT_SUPERSEDE,
+        )
+    return provenance
+
+
+def _restated_memory_id(memory: Memory) -> str | None:
+    """The live memory this write restates near-verbatim (R-D1), if any.
+
+    Identical writes racing each other queue on an advisory lock first, so the second one
+    sees the first and is absorbed instead of creating a twin.
+    """
+    advisory_lock("remember", memory.owner_id, memory.project_id or "", memory.session_key, memory.content_fingerprint)
+    return (
+        Memory.objects.filter(
+            owner_id=memory.owner_id,
+            project=memory.project,
+            session_key=memory.session_key,
+            content_fingerprint=memory.content_fingerprint,
+            state=State.LIVE,
+        )
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _retire_declared(
+    user: User, credential: Credential | None, successor: Memory, targets: list[Memory], skipped: list[dict[str, str]]
+) -> list[str]:
+    retired = []
+    for target in targets:
+        try:
+            retire_by_successor(
+                target=target, successor=successor, origin=LinkOrigin.DECLARED, actor=user, credential=credential
+            )
+        except LostRace:  # pragma: no cover - the row lock makes this unreachable
+            skipped.append({"dst": target.pk, "reason": "dead"})
+            continue
+        retired.append(target)
+    if targets or skipped:
+        for hook in hooks.on_supersede_declared:
+            hook(successor, retired)
+    return [target.pk for target in retired]
+
+
+def _classify_targets(
+    user: User, supersede_ids: list[str], locked: dict[str, Memory], absorbing: Memory | None
+) -> tuple[list[Memory], list[dict[str, str]]]:
+    """Per target, in SPEC R-S6's order: visibility (403), liveness (skip), right to retire (403)."""
+    visible = set(visible_memories(user).filter(pk__in=supersede_ids).values_list("pk", flat=True))
+    retirable = retirable_ids(user, [locked[i] for i in supersede_ids if i in locked])
+    to_retire: list[Memory] = []
+    skipped: list[dict[str, str]] = []
+    for target_id in supersede_ids:
+        target = locked.get(target_id)
+        if target is None:
+            skipped.append({"dst": target_id, "reason": "missing"})
+        elif target_id not in visible:
+            raise _target_forbidden(target_id)
+        elif absorbing is not None and target_id == absorbing.pk:
+            skipped.append({"dst": target_id, "reason": "self"})
+        elif target.state != State.LIVE:
+            skipped.append({"dst": target_id, "reason": "dead"})
+        elif target_id not in retirable:
+            raise _target_forbidden(target_id)
+        else:
+            to_retire.append(target)
+    return to_retire, skipped
+
+
+def _target_forbidden(target_id: str) -> Forbidden:
+    # Names the id the caller sent, never anything of the target itself.
+    return Forbidden(
+        f"You may not supersede {target_id}: it is not yours to retire. Nothing was stored.",
+        code=ErrorCode.SUPERSEDE_TARGET_FORBIDDEN,
+    )
+
+
+def _link_targets(user: User, links: list[LinkSpec]) -> dict[str, Memory]:
+    """Both ends of a recorded link must be visible; a missing or invisible end is a 404."""
+    wanted = {link.dst for link in links}
+    found = {memory.pk: memory for memory in visible_memories(user).filter(pk__in=wanted)}
+    for link in links:
+        if link.dst not in found:
+            raise NotFound(f"Link target {link.dst} not found; nothing was stored.", fields={"links": [link.dst]})
+    return found
