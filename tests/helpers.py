@@ -1,0 +1,31 @@
+"""Small helpers for API stories."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memories.models import IdempotencyRecord, Link, Memory, MemoryEvent
+
+REMEMBER = "/api/v1/memories/"
+
+
+def remember(persona: Any, content: str, **fields: Any) -> Any:
+    return persona.client.post(REMEMBER, {"content": content, **fields}, format="json")
+
+
+def supersedes(*ids: str) -> list[dict[str, str]]:
+    return [{"type": "supersedes", "dst": memory_id} for memory_id in ids]
+
+
+def store_snapshot() -> dict[str, Any]:
+    """Everything a write could change, to prove that a refused one changed nothing."""
+    return {
+        "memories": list(
+            Memory.objects.order_by("pk").values_list(
+                "pk", "state", "superseded_by_id", "invalidated_at", "loop_status", "closed_at", "updated_at"
+            )
+        ),
+        "links": list(Link.objects.order_by("pk").values_list("pk", "reverted")),
+        "events": MemoryEvent.objects.count(),
+        "idempotency": IdempotencyRecord.objects.count(),
+    }

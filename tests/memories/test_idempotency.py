@@ -1,0 +1,141 @@
+"""Idempotent retries of remember with the Idempotency-Key header."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from memories.models import IdempotencyRecord, Memory
+from tests.factories import issue_token, make_memory
+from tests.helpers import REMEMBER, store_snapshot, supersedes
+
+
+def post(persona, body, key):
+    return persona.client.post(REMEMBER, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+
+def test_a_replay_returns_the_original_answer_and_changes_nothing(alice):
+    target = make_memory(alice.user, "The meeting is at 10:00")
+    body = {"content": "The meeting is at 11:00", "links": supersedes(target.id)}
+    first = post(alice, body, "retry-1")
+    after_first = store_snapshot()
+
+    replay = post(alice, body, "retry-1")
+
+    assert first.status_code == 201
+    assert replay.status_code == 201
+    assert replay.json() == first.json()
+    assert store_snapshot() == after_first
+
+
+def test_a_replay_of_an_absorbed_write_answers_200_again(alice):
+    post(alice, {"content": "Same thing"}, "a")
+    absorbed = post(alice, {"content": "Same thing"}, "b")
+
+    assert absorbed.status_code == 200
+    assert post(alice, {"content": "Same thing"}, "b").status_code == 200
+
+
+def test_the_same_key_with_another_body_is_refused(alice):
+    post(alice, {"content": "First body"}, "k")
+    before = store_snapshot()
+
+    response = post(alice, {"content": "Second body"}, "k")
+
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "idempotency_key_reused"
+    assert store_snapshot() == before
+
+
+def test_a_replay_while_the_same_request_is_running_is_a_409(alice):
+    from memories.idempotency import request_fingerprint
+
+    body = {"content": "Anything"}
+    IdempotencyRecord.objects.create(
+        credential=alice.credential, key="busy", request_hash=request_fingerprint("POST", REMEMBER, body)
+    )
+
+    response = post(alice, body, "busy")
+
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "idempotency_in_progress"
+    assert not Memory.objects.exists()
+
+
+def test_an_abandoned_first_attempt_is_taken_over(alice):
+    from memories.idempotency import request_fingerprint
+
+    body = {"content": "Written after a crash"}
+    IdempotencyRecord.objects.create(
+        credential=alice.credential,
+        key="crashed",
+        request_hash=request_fingerprint("POST", REMEMBER, body),
+        created_at=timezone.now() - timedelta(minutes=5),
+    )
+
+    response = post(alice, body, "crashed")
+
+    assert response.status_code == 201
+    assert Memory.objects.count() == 1
+
+
+def test_keys_belong_to_one_credential(alice):
+    _, token = issue_token(alice.user, label="other")
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    post(alice, {"content": "From the first agent"}, "shared-key")
+
+    response = other.post(
+        REMEMBER, {"content": "From the second agent"}, format="json", HTTP_IDEMPOTENCY_KEY="shared-key"
+    )
+
+    assert response.status_code == 201
+    assert Memory.objects.count() == 2
+
+
+def test_a_refused_first_attempt_frees_the_key(alice, acme):
+    body = {"content": "Into a project", "project": "acme-later"}
+    assert post(alice, body, "k").status_code == 404
+
+    from memories.services import membership_set, project_create
+
+    project, _ = project_create(slug="acme-later")
+    membership_set(project=project, user=alice.user, role="member")
+
+    assert post(alice, body, "k").status_code == 201
+
+
+def test_keys_older_than_a_day_are_forgotten(alice):
+    IdempotencyRecord.objects.create(
+        credential=alice.credential,
+        key="old",
+        request_hash="x",
+        status="completed",
+        response_status=201,
+        response_body={},
+        created_at=timezone.now() - timedelta(hours=25),
+    )
+    IdempotencyRecord.objects.create(
+        credential=alice.credential,
+        key="recent",
+        request_hash="x",
+        status="completed",
+        response_status=201,
+        response_body={},
+        created_at=timezone.now() - timedelta(hours=23),
+    )
+
+    post(alice, {"content": "Trigger the clean-up"}, "new")
+
+    assert set(IdempotencyRecord.objects.values_list("key", flat=True)) == {"recent", "new"}
+
+
+@pytest.mark.parametrize("key", ["", "k" * 256])
+def test_a_bad_key_is_a_400(alice, key):
+    response = post(alice, {"content": "x"}, key)
+
+    assert response.status_code == 400
+    assert not Memory.objects.exists()
