@@ -149,7 +149,13 @@ class Memory(models.Model):
         verbose_name_plural = "memories"
         indexes = [
             models.Index(fields=["-created_at", "-id"], name="memory_feed_idx"),
-            models.Index(fields=["owner", "state"], name="memory_owner_state_idx"),
+            # Covers similar_existing's exact scan: the owner's live vectors are read from this
+            # index alone (an index-only scan), contiguously, without visiting the table.
+            models.Index(
+                fields=["owner", "state", "project"],
+                include=["id", "visibility", "embedding"],
+                name="memory_owner_scan_idx",
+            ),
             models.Index(fields=["project", "state"], name="memory_project_state_idx"),
             models.Index(
                 fields=["owner", "content_fingerprint"],

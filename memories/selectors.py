@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
@@ -67,6 +68,29 @@ class SimilarMemory:
     distance: float
 
 
+def similar_existing_ranking(
+    *, user: User, embedding: list[float], project: Project | None, exclude_ids: list[str]
+) -> QuerySet[Any, tuple[str, float]]:
+    """The ranked candidates of similar_existing as (pk, distance) rows.
+
+    Everything it touches is in memory_owner_scan_idx, so PostgreSQL answers it with an
+    index-only exact scan of the owner's live memories. An approximate (HNSW) index would
+    filter after its scan and silently drop true neighbours: bench/similar_existing.py
+    measured recall@10 of 0.18 to 0.46 for it against 1.0 here.
+    """
+    scope = Q(project__isnull=True)
+    if project is not None:
+        scope |= Q(project=project)
+    return (
+        visible_memories(user)
+        .filter(scope, owner_id=user.pk, state=State.LIVE)
+        .exclude(pk__in=exclude_ids)
+        .annotate(distance=CosineDistance("embedding", embedding))
+        .order_by("distance", "pk")
+        .values_list("pk", "distance")
+    )
+
+
 def similar_existing(
     *,
     user: User,
@@ -78,20 +102,10 @@ def similar_existing(
     """The caller's own live memories nearest to ``embedding`` (SPEC R-N1, R-N2).
 
     Ranked by cosine distance with no floor or ceiling; candidates come from the personal
-    scope and the project written into, never another project. This is an exact scan of
-    the owner's live rows (found through memory_owner_state_idx): an approximate index
-    filters after its scan and could silently drop the true nearest (see
-    bench/similar_existing.py for the measurements behind this choice).
+    scope and the project written into, never another project. Exact, never approximate.
     """
-    scope = Q(project__isnull=True)
-    if project is not None:
-        scope |= Q(project=project)
-    candidates = (
-        visible_memories(user)
-        .filter(scope, owner_id=user.pk, state=State.LIVE)
-        .exclude(pk__in=exclude_ids)
-        .select_related(*_MEMORY_RELATED)
-        .annotate(distance=CosineDistance("embedding", embedding))
-        .order_by("distance", "pk")[:limit]
+    ranked = list(
+        similar_existing_ranking(user=user, embedding=embedding, project=project, exclude_ids=exclude_ids)[:limit]
     )
-    return [SimilarMemory(memory=memory, distance=float(memory.distance)) for memory in candidates]
+    rows = Memory.objects.select_related(*_MEMORY_RELATED).in_bulk([pk for pk, _ in ranked])
+    return [SimilarMemory(memory=rows[pk], distance=float(distance)) for pk, distance in ranked]

@@ -296,7 +296,8 @@ class EmbeddedServer:
         self.socket_dir.mkdir(parents=True, exist_ok=True)
         self._prepare_root()
         listen = f"-c listen_addresses=127.0.0.1 -p {self.port}" if self.port else "-c listen_addresses=''"
-        options = f"{listen} -k {self.socket_dir} -c max_connections=200"
+        # shared_buffers sized so the covering index of similar_existing stays in memory.
+        options = f"{listen} -k {self.socket_dir} -c max_connections=200 -c shared_buffers=512MB"
         result = self._run_as_server_user(
             [
                 str(_bin_dir() / "pg_ctl"),

@@ -1,0 +1,72 @@
+"""Shared set-up for benchmarks: a separate database on the embedded server, seeded with
+synthetic but realistically clustered vectors, so runs never touch real data."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zeromemory.settings")
+os.environ.setdefault("ZEROMEMORY_DB_POOL", "false")
+BENCH_DATABASE = "zeromemory_bench"
+
+
+def setup_django(fresh: bool, database: str = BENCH_DATABASE) -> str:
+    """Point Django at a bench database (dropped and migrated when ``fresh``); its URL."""
+    import django
+    import psycopg
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connections
+
+    if not settings.EMBEDDED_DATABASE:
+        sys.exit("Benchmarks run on the embedded database; unset DATABASE_URL.")
+    from zeromemory.embedded_db import EmbeddedServer
+
+    server = EmbeddedServer(settings.DATA_DIR)
+    with psycopg.connect(server.url("postgres"), autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]).fetchone()
+        if fresh and exists:
+            conn.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
+        if fresh or not exists:
+            conn.execute(f'CREATE DATABASE "{database}"')
+    connections.close_all()
+    settings.DATABASES["default"]["NAME"] = database
+    connections["default"].settings_dict["NAME"] = database
+    call_command("migrate", verbosity=0)
+    return server.url(database)
+
+
+def clustered_vectors(count: int, seed: int, clusters: int = 300, noise: float = 0.6) -> Iterator[list[float]]:
+    """Unit vectors around ``clusters`` topics, like embeddings of many notes on few subjects."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    centers = rng.normal(size=(clusters, 384))
+    for start in range(0, count, 1000):
+        size = min(1000, count - start)
+        picks = centers[rng.integers(0, clusters, size)] + noise * rng.normal(size=(size, 384))
+        picks /= np.linalg.norm(picks, axis=1, keepdims=True)
+        yield from picks.tolist()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
+    return ordered[index]
+
+
+class Timer:
+    def __enter__(self) -> Timer:
+        self.started = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.ms = (time.perf_counter() - self.started) * 1000
