@@ -75,6 +75,7 @@ def main() -> None:
     url = setup_django(fresh=True, database="zeromemory_bench_remember")
 
     from django.contrib.auth.models import User
+    from django.db import connection
 
     from memories.embeddings import get_embedder
     from memories.models import Memory, Project
@@ -100,13 +101,21 @@ def main() -> None:
         )
         for n, (text, vector) in enumerate(zip(texts, vectors, strict=True))
     )
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE memories_memory")
     embed_times = []
     for n in range(args.requests):
         with Timer() as timer:
             embedder.embed([sentence(rng, 10_000 + n)])
         embed_times.append(timer.ms)
 
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "false", "ZEROMEMORY_LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_DEBUG": "false",
+        "ZEROMEMORY_LOG_LEVEL": "WARNING",
+        "ZEROMEMORY_DB_POOL": "true",
+    }
     server = subprocess.Popen(
         [
             sys.executable,

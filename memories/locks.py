@@ -21,7 +21,12 @@ def lock_memories(ids: Iterable[str]) -> dict[str, Memory]:
     wanted = sorted(set(ids))
     if not wanted:
         return {}
-    locked = Memory.objects.select_for_update(no_key=True).filter(pk__in=wanted).order_by("pk")
+    locked = (
+        Memory.objects.select_for_update(no_key=True)
+        .filter(pk__in=wanted)
+        .defer("embedding", "search_vector")
+        .order_by("pk")
+    )
     return {memory.pk: memory for memory in locked}
 
 

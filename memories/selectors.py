@@ -16,6 +16,8 @@ from memories.models import Memory, Project
 from memories.visibility import member_projects, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
+# Columns no answer shows: parsing 384 floats per row costs more than the query itself.
+HEAVY_COLUMNS = ("embedding", "search_vector")
 
 
 def project_for_member(*, user: User, slug: str) -> Project:
@@ -29,7 +31,7 @@ def project_for_member(*, user: User, slug: str) -> Project:
 def memory_get(*, user: User, memory_id: str) -> Memory:
     if not is_memory_id(memory_id):
         raise memory_not_found(memory_id)
-    memory = visible_memories(user).select_related(*_MEMORY_RELATED).filter(pk=memory_id).first()
+    memory = visible_memories(user).select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).filter(pk=memory_id).first()
     if memory is None:
         raise memory_not_found(memory_id)
     return memory
@@ -47,7 +49,7 @@ def memory_feed(
     query: str | None = None,
 ) -> QuerySet[Memory]:
     """Visible memories, newest first, for the feed (SPEC R-O7)."""
-    memories = visible_memories(user).select_related(*_MEMORY_RELATED)
+    memories = visible_memories(user).select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS)
     if state != "all":
         memories = memories.filter(state=state)
     if kind:
@@ -107,5 +109,5 @@ def similar_existing(
     ranked = list(
         similar_existing_ranking(user=user, embedding=embedding, project=project, exclude_ids=exclude_ids)[:limit]
     )
-    rows = Memory.objects.select_related(*_MEMORY_RELATED).in_bulk([pk for pk, _ in ranked])
+    rows = Memory.objects.select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).in_bulk([pk for pk, _ in ranked])
     return [SimilarMemory(memory=rows[pk], distance=float(distance)) for pk, distance in ranked]

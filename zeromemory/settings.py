@@ -167,6 +167,8 @@ def _database() -> dict[str, Any]:
             "PORT": str(server.effective_port),
         }
     options: dict[str, Any] = dict(config.get("OPTIONS") or {})
+    # Short OLTP queries: JIT compilation only ever adds milliseconds to them.
+    options.setdefault("options", "-c jit=off")
     if DB_POOL:
         options["pool"] = {"min_size": 1, "max_size": DB_POOL_MAX_SIZE, "timeout": 10}
         config["CONN_MAX_AGE"] = 0
