@@ -90,3 +90,24 @@ def test_identical_concurrent_writes_store_one_memory(alice):
     assert sorted(r.absorbed for r in results) == [False, True, True, True]
     assert len({r.memory.pk for r in results}) == 1
     assert Memory.objects.count() == 1
+
+
+def test_concurrent_replays_of_one_idempotency_key_run_the_write_once(alice):
+    from rest_framework.test import APIClient
+
+    def post() -> Any:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {alice.token}")
+        response = client.post(
+            "/api/v1/memories/", {"content": "Exactly once"}, format="json", HTTP_IDEMPOTENCY_KEY="same-key"
+        )
+        return response.status_code, response.json()
+
+    results = run_together([post for _ in range(4)])
+
+    statuses = sorted(status for status, _ in results)
+    assert set(statuses) <= {201, 409}
+    assert statuses.count(201) >= 1
+    created = {body["memory"]["id"] for status, body in results if status == 201}
+    assert len(created) == 1  # a replay that got in after the first finished sees its answer
+    assert Memory.objects.count() == 1
