@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from pgvector.django import CosineDistance
 
-from memories.choices import State
+from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
-from memories.models import Memory, Project
+from memories.models import Link, Memory, Project
 from memories.visibility import member_projects, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
@@ -111,3 +111,51 @@ def similar_existing(
     )
     rows = Memory.objects.select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).in_bulk([pk for pk, _ in ranked])
     return [SimilarMemory(memory=rows[pk], distance=float(distance)) for pk, distance in ranked]
+
+
+HISTORY_MAX_VERSIONS = 1000
+
+
+@dataclass(frozen=True)
+class History:
+    head: str | None
+    versions: list[Memory]
+    edges: list[Link]
+
+
+def memory_history(*, user: User, memory_id: str) -> History:
+    """Every memory joined to ``memory_id`` by supersedes links, either way (SPEC R-O6).
+
+    Reverted and graph-only links are part of the history too. Versions the caller cannot see
+    are omitted, and so are the edges that touch them, so no hidden id leaks.
+    """
+    start = memory_get(user=user, memory_id=memory_id)
+    component = {start.pk}
+    frontier = {start.pk}
+    edges: dict[str, Link] = {}
+    while frontier and len(component) < HISTORY_MAX_VERSIONS:
+        links = Link.objects.filter(type=LinkType.SUPERSEDES).filter(Q(src_id__in=frontier) | Q(dst_id__in=frontier))
+        frontier = set()
+        for link in links:
+            edges[link.pk] = link
+            for end in (link.src_id, link.dst_id):
+                if end not in component:
+                    component.add(end)
+                    frontier.add(end)
+    versions = list(
+        visible_memories(user)
+        .filter(pk__in=component)
+        .select_related(*_MEMORY_RELATED)
+        .defer(*HEAVY_COLUMNS)
+        .order_by("created_at", "pk")
+    )
+    shown = {memory.pk for memory in versions}
+    live = [memory for memory in versions if memory.state == State.LIVE]
+    return History(
+        head=live[-1].pk if live else None,
+        versions=versions,
+        edges=sorted(
+            (link for link in edges.values() if link.src_id in shown and link.dst_id in shown),
+            key=lambda link: (link.created_at, link.pk),
+        ),
+    )

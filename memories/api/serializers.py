@@ -11,7 +11,7 @@ from rest_framework import serializers
 from memories.choices import Kind, LinkType, Visibility
 from memories.humanize import age
 from memories.ids import ID_LENGTH, MEMORY_ID_RE
-from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH, Memory
+from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH, Link, Memory
 from memories.services import LinkSpec, RememberResult
 from memories.text import preview
 
@@ -170,3 +170,50 @@ class RememberResponseSerializer(serializers.Serializer[Any]):
         many=True, required=False, help_text="Present exactly when the write declared no supersedes."
     )
     hint = serializers.CharField(required=False, help_text="Present when similar_existing is not empty.")
+
+
+class RecallInputSerializer(serializers.Serializer[Any]):
+    query = serializers.CharField(max_length=MAX_CONTENT_LENGTH, trim_whitespace=True, allow_blank=False)
+    project = serializers.SlugField(required=False, allow_null=True, max_length=64)
+    kinds = serializers.ListField(child=serializers.ChoiceField(choices=Kind.choices), required=False, max_length=8)
+    limit = serializers.IntegerField(min_value=1, max_value=50, default=10)
+    include_superseded = serializers.BooleanField(default=False)
+    as_of = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="ISO 8601; answers as the store stood then."
+    )
+
+
+class RecallHitSerializer(serializers.Serializer[Any]):
+    memory = MemorySerializer()
+    distance = serializers.FloatField(help_text="Cosine distance between the query and the memory.")
+    score = serializers.FloatField(help_text="Fused rank score (higher is better).")
+
+
+class RecallResponseSerializer(serializers.Serializer[Any]):
+    results = RecallHitSerializer(many=True)
+
+
+class LinkSerializer(serializers.ModelSerializer[Link]):
+    src = serializers.CharField(source="src_id", read_only=True)
+    dst = serializers.CharField(source="dst_id", read_only=True)
+
+    class Meta:
+        model = Link
+        fields = ["id", "src", "dst", "type", "origin", "reverted", "created_at"]
+        read_only_fields = fields
+
+
+class LinkCreateSerializer(serializers.Serializer[Any]):
+    src = serializers.RegexField(MEMORY_ID_RE, max_length=ID_LENGTH, error_messages={"invalid": "Not a memory id."})
+    dst = serializers.RegexField(MEMORY_ID_RE, max_length=ID_LENGTH, error_messages={"invalid": "Not a memory id."})
+    type = serializers.ChoiceField(choices=LinkType.choices)
+
+
+class ReasonSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+class HistorySerializer(serializers.Serializer[Any]):
+    head = serializers.CharField(allow_null=True, help_text="The newest live version, or null.")
+    versions = MemorySerializer(many=True, help_text="Oldest first.")
+    edges = LinkSerializer(many=True)

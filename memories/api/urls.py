@@ -7,4 +7,9 @@ from memories.api import views
 urlpatterns = [
     path("memories/", views.MemoryListView.as_view(), name="memory-list"),
     path("memories/<str:memory_id>/", views.MemoryDetailView.as_view(), name="memory-detail"),
+    path("memories/<str:memory_id>/forget/", views.MemoryForgetView.as_view(), name="memory-forget"),
+    path("memories/<str:memory_id>/restore/", views.MemoryRestoreView.as_view(), name="memory-restore"),
+    path("memories/<str:memory_id>/history/", views.MemoryHistoryView.as_view(), name="memory-history"),
+    path("links/", views.LinkCreateView.as_view(), name="link-create"),
+    path("recall/", views.RecallView.as_view(), name="recall"),
 ]

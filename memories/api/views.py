@@ -14,7 +14,14 @@ from memories import selectors, services
 from memories.api.pagination import FeedPagination
 from memories.api.serializers import (
     FeedQuerySerializer,
+    HistorySerializer,
+    LinkCreateSerializer,
+    LinkSerializer,
     MemorySerializer,
+    ReasonSerializer,
+    RecallHitSerializer,
+    RecallInputSerializer,
+    RecallResponseSerializer,
     RememberInputSerializer,
     RememberResponseSerializer,
     link_specs,
@@ -22,6 +29,7 @@ from memories.api.serializers import (
 )
 from memories.auth import request_credential, request_user
 from memories.idempotency import request_fingerprint, run_idempotently
+from memories.recall import recall
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -113,10 +121,130 @@ class MemoryListView(APIView):
 class MemoryDetailView(APIView):
     @extend_schema(
         operation_id="memories_detail",
-        parameters=[OpenApiParameter("memory_id", str, OpenApiParameter.PATH)],
+        parameters=[OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")],
         responses={200: MemorySerializer},
         summary="One memory with its lifecycle fields.",
     )
     def get(self, request: Request, memory_id: str) -> Response:
         memory = selectors.memory_get(user=request_user(request), memory_id=memory_id)
         return Response(MemorySerializer(memory).data)
+
+
+MEMORY_ID = OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")
+
+
+class MemoryForgetView(APIView):
+    @extend_schema(
+        operation_id="memories_forget",
+        parameters=[MEMORY_ID],
+        request=ReasonSerializer,
+        responses={200: MemorySerializer},
+        summary="Retire a memory with no successor (reversible with restore).",
+        examples=[OpenApiExample("With a reason", request_only=True, value={"reason": "The office moved."})],
+    )
+    def post(self, request: Request, memory_id: str) -> Response:
+        payload = ReasonSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        memory = services.memory_forget(
+            user=request_user(request),
+            credential=request_credential(request),
+            memory_id=memory_id,
+            reason=payload.validated_data["reason"],
+        )
+        return Response(MemorySerializer(selectors.memory_get(user=request_user(request), memory_id=memory.pk)).data)
+
+
+class MemoryRestoreView(APIView):
+    @extend_schema(
+        operation_id="memories_restore",
+        parameters=[MEMORY_ID],
+        request=ReasonSerializer,
+        responses={200: MemorySerializer},
+        summary="Make a superseded or forgotten memory live again.",
+    )
+    def post(self, request: Request, memory_id: str) -> Response:
+        payload = ReasonSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        memory = services.memory_restore(
+            user=request_user(request),
+            credential=request_credential(request),
+            memory_id=memory_id,
+            reason=payload.validated_data["reason"],
+        )
+        return Response(MemorySerializer(selectors.memory_get(user=request_user(request), memory_id=memory.pk)).data)
+
+
+class MemoryHistoryView(APIView):
+    @extend_schema(
+        operation_id="memories_history",
+        parameters=[MEMORY_ID],
+        responses={200: HistorySerializer},
+        summary="The version chain around a memory: every memory joined to it by supersedes links.",
+    )
+    def get(self, request: Request, memory_id: str) -> Response:
+        history = selectors.memory_history(user=request_user(request), memory_id=memory_id)
+        return Response(
+            {
+                "head": history.head,
+                "versions": MemorySerializer(history.versions, many=True).data,
+                "edges": LinkSerializer(history.edges, many=True).data,
+            }
+        )
+
+
+class LinkCreateView(APIView):
+    @extend_schema(
+        operation_id="links_create",
+        request=LinkCreateSerializer,
+        responses={201: LinkSerializer, 200: LinkSerializer},
+        summary="Record a typed edge between two memories (it never retires anything).",
+        examples=[
+            OpenApiExample(
+                "relates_to",
+                request_only=True,
+                value={
+                    "src": "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T",
+                    "dst": "mem_01JD8Z7A1B2C3D4E5F6G7H8J9K",
+                    "type": "relates_to",
+                },
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        payload = LinkCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        link, created = services.link_create(
+            user=request_user(request), src_id=data["src"], dst_id=data["dst"], type=data["type"]
+        )
+        return Response(LinkSerializer(link).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class RecallView(APIView):
+    @extend_schema(
+        operation_id="recall",
+        request=RecallInputSerializer,
+        responses={200: RecallResponseSerializer},
+        summary="Find what the caller knows: hybrid semantic and full-text search.",
+        examples=[
+            OpenApiExample(
+                "Recall before writing",
+                request_only=True,
+                value={"query": "When is the deploy window?", "project": "acme", "limit": 5},
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        payload = RecallInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        hits = recall(
+            user=request_user(request),
+            query=data["query"],
+            project_slug=data.get("project"),
+            kinds=data.get("kinds"),
+            limit=data["limit"],
+            include_superseded=data["include_superseded"],
+            as_of=data.get("as_of"),
+        )
+        return Response({"results": RecallHitSerializer(hits, many=True).data})

@@ -3,13 +3,17 @@ appending its lifecycle events inside it and scheduling side effects on commit."
 
 from memories.services.accounts import credential_issue, credential_revoke, membership_set, project_create
 from memories.services.remember import LinkSpec, RememberResult, memory_remember
+from memories.services.retire import link_create, memory_forget, memory_restore
 
 __all__ = [
     "LinkSpec",
     "RememberResult",
     "credential_issue",
     "credential_revoke",
+    "link_create",
     "membership_set",
+    "memory_forget",
     "memory_remember",
+    "memory_restore",
     "project_create",
 ]

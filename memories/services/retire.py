@@ -1,0 +1,128 @@
+"""forget, restore_memory and link (SPEC R-O2 to R-O4)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from memories.choices import EventAction, LinkOrigin, LinkType, LoopStatus, State
+from memories.errors import Conflict, ErrorCode, Forbidden, ValidationFailed, memory_not_found
+from memories.locks import lock_memories
+from memories.models import Credential, Link, Memory, MemoryEvent
+from memories.services.lifecycle import event_append, link_record
+from memories.visibility import can_retire, visible_memories
+
+
+def _locked_for_retirement(user: User, memory_id: str) -> Memory:
+    """The memory, locked, if ``user`` may see it (else 404) and retire it (else 403)."""
+    if not visible_memories(user).filter(pk=memory_id).exists():
+        raise memory_not_found(memory_id)
+    memory = lock_memories([memory_id]).get(memory_id)
+    if memory is None:  # pragma: no cover - memories are never deleted
+        raise memory_not_found(memory_id)
+    if not can_retire(user, memory):
+        raise Forbidden("Only the memory's owner or a maintainer of its project may do this.")
+    return memory
+
+
+def memory_forget(*, user: User, credential: Credential | None, memory_id: str, reason: str = "") -> Memory:
+    """Retire a live memory with no successor. Idempotent on a forgotten memory."""
+    with transaction.atomic():
+        memory = _locked_for_retirement(user, memory_id)
+        if memory.state == State.FORGOTTEN:
+            return memory
+        if memory.state == State.SUPERSEDED:
+            raise Conflict(
+                f"{memory_id} was superseded by {memory.superseded_by_id}; restore it first to forget it.",
+                code=ErrorCode.NOT_LIVE,
+            )
+        now = timezone.now()
+        closes_loop = memory.loop_status == LoopStatus.OPEN
+        changes: dict[str, object] = {"state": State.FORGOTTEN, "invalidated_at": now, "updated_at": now}
+        if closes_loop:
+            changes |= {"loop_status": LoopStatus.CLOSED, "closed_by": None, "closed_at": now}
+        updated = Memory.objects.filter(pk=memory.pk, state=State.LIVE).update(**changes)
+        if updated != 1:  # pragma: no cover - the row is locked
+            raise Conflict(f"{memory_id} changed while being forgotten; retry.", code=ErrorCode.NOT_LIVE)
+        event_append(
+            memory=memory,
+            action=EventAction.FORGOTTEN,
+            actor=user,
+            credential=credential,
+            reason=reason,
+            data={"loop_closed": closes_loop},
+        )
+    memory.refresh_from_db()
+    return memory
+
+
+def memory_restore(*, user: User, credential: Credential | None, memory_id: str, reason: str = "") -> Memory:
+    """Make a retired memory live again. Idempotent on a live memory.
+
+    The superseding link stays in history, marked reverted; the successor is untouched; a loop
+    that the retirement closed opens again.
+    """
+    with transaction.atomic():
+        memory = _locked_for_retirement(user, memory_id)
+        if memory.state == State.LIVE:
+            return memory
+        retirement = (
+            MemoryEvent.objects.filter(memory=memory, action__in=[EventAction.SUPERSEDED, EventAction.FORGOTTEN])
+            .order_by("-created_at", "-id")
+            .first()
+        )
+        reopen = memory.loop_status == LoopStatus.CLOSED and bool(retirement and retirement.data.get("loop_closed"))
+        now = timezone.now()
+        previous_successor = memory.superseded_by_id
+        changes: dict[str, object] = {
+            "state": State.LIVE,
+            "superseded_by": None,
+            "invalidated_at": None,
+            "updated_at": now,
+        }
+        if reopen:
+            changes |= {"loop_status": LoopStatus.OPEN, "closed_by": None, "closed_at": None}
+        updated = Memory.objects.filter(pk=memory.pk, state=memory.state).update(**changes)
+        if updated != 1:  # pragma: no cover - the row is locked
+            raise Conflict(f"{memory_id} changed while being restored; retry.", code=ErrorCode.NOT_LIVE)
+        reverted = []
+        if previous_successor is not None:
+            for link in Link.objects.filter(
+                src_id=previous_successor, dst=memory, type=LinkType.SUPERSEDES, reverted=False
+            ).exclude(origin=LinkOrigin.LINK):
+                Link.objects.filter(pk=link.pk).update(reverted=True, reverted_at=now)
+                reverted.append(link.pk)
+        event_append(
+            memory=memory,
+            action=EventAction.RESTORED,
+            actor=user,
+            credential=credential,
+            reason=reason,
+            data={
+                "from_state": memory.state,
+                "previous_successor": previous_successor,
+                "reverted_links": reverted,
+                "loop_reopened": reopen,
+            },
+        )
+    memory.refresh_from_db()
+    return memory
+
+
+def link_create(*, user: User, src_id: str, dst_id: str, type: str) -> tuple[Link, bool]:
+    """Record ``src -type-> dst``; ``True`` when created. A graph edge only: nothing retires."""
+    if src_id == dst_id:
+        raise ValidationFailed("A memory cannot link to itself.", fields={"dst": ["must differ from src"]})
+    with transaction.atomic():
+        ends = {m.pk: m for m in visible_memories(user).filter(pk__in=[src_id, dst_id])}
+        for end in (src_id, dst_id):
+            if end not in ends:
+                raise memory_not_found(end)
+        src, dst = ends[src_id], ends[dst_id]
+        if not can_retire(user, src):
+            raise Forbidden("You may link only from memories you may write (yours, or your projects' as maintainer).")
+        link, created = link_record(src=src, dst=dst, type=type, origin=LinkOrigin.LINK, actor=user)
+        if created:
+            event_append(memory=src, action=EventAction.LINKED, actor=user, data={"link": link.pk, "dst": dst.pk})
+    return link, created
