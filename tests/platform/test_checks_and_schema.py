@@ -39,7 +39,18 @@ def test_schema_and_docs_are_served_without_a_token(db):
     docs = client.get("/api/docs/")
 
     assert schema.status_code == 200
-    assert {"/api/v1/memories/", "/api/v1/memories/{memory_id}/"} <= set(schema.json()["paths"])
+    paths = schema.json()["paths"]
+    assert set(paths) >= {
+        "/api/v1/memories/",
+        "/api/v1/memories/{memory_id}/",
+        "/api/v1/memories/{memory_id}/forget/",
+        "/api/v1/memories/{memory_id}/restore/",
+        "/api/v1/memories/{memory_id}/history/",
+        "/api/v1/links/",
+        "/api/v1/recall/",
+    }
+    assert "examples" in str(paths["/api/v1/recall/"])
+    assert "examples" in str(paths["/api/v1/memories/"]["post"])
     assert docs.status_code == 200
     assert b"swagger" in docs.content.lower()
 
