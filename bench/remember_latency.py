@@ -20,38 +20,7 @@ import time
 import urllib.request
 from typing import Any
 
-from common import ROOT, Timer, percentile, setup_django
-
-SERVICES = ["billing", "search", "auth", "payments", "ingest", "reports", "mailer", "gateway", "scheduler", "cdn"]
-FACTS = [
-    "The {s} service deploys on {d} at {h}:00 UTC.",
-    "{p} owns the {s} service since {m}.",
-    "The {s} rate limit is {n} requests per minute.",
-    "The {s} database runs PostgreSQL {v} on db-{n}.",
-    "Alerts for {s} page {p} after {n} minutes.",
-    "The {s} team decided to move to {v}-based workers in {m}.",
-    "{p} prefers {s} changes reviewed by two people.",
-    "Open question: should {s} keep its {n}-day retention?",
-]
-DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
-PEOPLE = ["Ana", "Bilal", "Chen", "Dara", "Eli", "Fatima", "Goran", "Hana"]
-MONTHS = ["January", "March", "May", "July", "September", "November"]
-
-
-def sentence(rng: random.Random, n: int) -> str:
-    template = rng.choice(FACTS)
-    return (
-        template.format(
-            s=rng.choice(SERVICES),
-            d=rng.choice(DAYS),
-            h=rng.randint(6, 20),
-            p=rng.choice(PEOPLE),
-            m=rng.choice(MONTHS),
-            n=rng.randint(2, 900),
-            v=rng.randint(10, 18),
-        )
-        + f" (note {n})"
-    )
+from common import ROOT, Timer, percentile, sentence, setup_django
 
 
 def call(base: str, token: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], float]:

@@ -17,7 +17,7 @@ from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.utils import timezone
 from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase
-from pgvector.django import VectorField
+from pgvector.django import HnswIndex, VectorField
 
 from memories.choices import (
     EventAction,
@@ -163,6 +163,14 @@ class Memory(models.Model):
                 name="memory_live_fingerprint_idx",
             ),
             GinIndex(fields=["search_vector"], name="memory_search_idx"),
+            # recall's vector side (memories.recall.vector_ranking), with iterative scans.
+            HnswIndex(
+                fields=["embedding"],
+                name="memory_embedding_hnsw_idx",
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
         ]
         constraints = [
             models.CheckConstraint(condition=_in("kind", Kind), name="memory_kind_valid"),

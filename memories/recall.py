@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db import connection, transaction
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from pgvector.django import CosineDistance
 
@@ -26,6 +27,8 @@ from memories.selectors import HEAVY_COLUMNS, project_for_member
 from memories.visibility import visible_memories
 
 RRF_K = 60
+HNSW_EF_SEARCH = 100
+TEXT_WEIGHT = 1.5  # bench/recall.py: identifiers ranked first 0.83 -> 1.00 going from 1.0 to 1.5
 MIN_CANDIDATES = 30
 _STATE_AFTER = {
     EventAction.CREATED: State.LIVE,
@@ -34,6 +37,18 @@ _STATE_AFTER = {
     EventAction.SUPERSEDED: State.SUPERSEDED,
     EventAction.FORGOTTEN: State.FORGOTTEN,
 }
+
+
+def any_word_query(text: str) -> SearchQuery:
+    """A full-text query matching memories that contain any of the words of ``text``.
+
+    Questions rarely repeat every word of the memory they look for ("What does ERR-4471
+    mean?"), so the words are OR-ed; ts_rank then favours memories matching more of them,
+    and an identifier that splits into several lexemes (err-4471, err, 4471) weighs more.
+    Characters that websearch syntax would read as operators are dropped.
+    """
+    words = [word.strip('"').lstrip("-") for word in text.split()]
+    return SearchQuery(" or ".join(word for word in words if word), search_type="websearch", config="english")
 
 
 @dataclass(frozen=True)
@@ -58,6 +73,30 @@ def _as_of(memories: QuerySet[Memory], when: datetime, include_superseded: bool)
     return memories.filter(created_at__lte=when).annotate(action_then=last_action).filter(action_then__in=wanted)
 
 
+def vector_ranking(memories: QuerySet[Memory], embedding: list[float], count: int) -> list[tuple[str, float]]:
+    """The ``count`` memories of ``memories`` nearest to ``embedding``, as (pk, distance).
+
+    Served by the HNSW index with pgvector's iterative scan (strict order), which keeps
+    scanning until the filters have let ``count`` rows through: on real embeddings
+    bench/recall.py measured recall@10 of 1.000 against an exact scan at a tenth of its time.
+    An iterative scan still gives up after hnsw.max_scan_tuples; when it comes back short,
+    the exact scan answers instead, so a selective filter never costs rows.
+    """
+    ranked = memories.annotate(distance=CosineDistance("embedding", embedding)).order_by("distance")
+    rows = ranked.values_list("pk", "distance")[:count]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+        cursor.execute(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, count)}")
+        found = list(rows)
+    if len(found) < count:
+        with transaction.atomic(), connection.cursor() as cursor:
+            # No HNSW (an index scan): a sequential or bitmap scan, both exact.
+            cursor.execute("SET LOCAL enable_indexscan = off")
+            cursor.execute("SET LOCAL enable_seqscan = on")
+            found = list(rows.all())  # a fresh query, not the cached short answer
+    return [(pk, float(distance)) for pk, distance in found]
+
+
 def recall(
     *,
     user: User,
@@ -67,7 +106,9 @@ def recall(
     limit: int = 10,
     include_superseded: bool = False,
     as_of: datetime | None = None,
+    use_text: bool = True,
 ) -> list[RecallHit]:
+    """``use_text=False`` ranks by the vectors alone (for measuring what fusion adds)."""
     project = project_for_member(user=user, slug=project_slug) if project_slug else None
     try:
         embedding = embed_one(query)
@@ -85,23 +126,23 @@ def recall(
         memories = memories.filter(state__in=_states(include_superseded))
 
     candidates = max(limit * 3, MIN_CANDIDATES)
-    by_vector = list(
-        memories.annotate(distance=CosineDistance("embedding", embedding))
-        .order_by("distance", "pk")
-        .values_list("pk", "distance")[:candidates]
-    )
-    text_query = SearchQuery(query, search_type="websearch", config="english")
-    by_text = list(
-        memories.filter(search_vector=text_query)
-        .annotate(rank=SearchRank(F("search_vector"), text_query))
-        .order_by("-rank", "pk")
-        .values_list("pk", flat=True)[:candidates]
+    by_vector = vector_ranking(memories, embedding, candidates)
+    text_query = any_word_query(query)
+    by_text = (
+        list(
+            memories.filter(search_vector=text_query)
+            .annotate(rank=SearchRank(F("search_vector"), text_query))
+            .order_by("-rank", "pk")
+            .values_list("pk", flat=True)[:candidates]
+        )
+        if use_text
+        else []
     )
 
     scores: dict[str, float] = {}
-    for ranking in ([pk for pk, _ in by_vector], by_text):
+    for ranking, weight in (([pk for pk, _ in by_vector], 1.0), (by_text, TEXT_WEIGHT)):
         for position, pk in enumerate(ranking, start=1):
-            scores[pk] = scores.get(pk, 0.0) + 1.0 / (RRF_K + position)
+            scores[pk] = scores.get(pk, 0.0) + weight / (RRF_K + position)
     distances = {pk: float(distance) for pk, distance in by_vector}
     missing = [pk for pk in scores if pk not in distances]
     if missing:

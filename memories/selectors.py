@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from pgvector.django import CosineDistance
 
@@ -106,9 +107,13 @@ def similar_existing(
     Ranked by cosine distance with no floor or ceiling; candidates come from the personal
     scope and the project written into, never another project. Exact, never approximate.
     """
-    ranked = list(
-        similar_existing_ranking(user=user, embedding=embedding, project=project, exclude_ids=exclude_ids)[:limit]
-    )
+    ranking = similar_existing_ranking(user=user, embedding=embedding, project=project, exclude_ids=exclude_ids)
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Never the HNSW index (an index scan) here: it filters after its scan. The covering
+        # index still serves this as an index-only scan.
+        cursor.execute("SET LOCAL enable_indexscan = off")
+        ranked = list(ranking[:limit])
+        cursor.execute("SET LOCAL enable_indexscan = on")
     rows = Memory.objects.select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).in_bulk([pk for pk, _ in ranked])
     return [SimilarMemory(memory=rows[pk], distance=float(distance)) for pk, distance in ranked]
 

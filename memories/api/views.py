@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -29,6 +30,7 @@ from memories.api.serializers import (
 )
 from memories.auth import request_credential, request_user
 from memories.idempotency import request_fingerprint, run_idempotently
+from memories.models import Memory
 from memories.recall import recall
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -130,6 +132,17 @@ class MemoryDetailView(APIView):
         return Response(MemorySerializer(memory).data)
 
 
+def _lifecycle_action(request: Request, memory_id: str, service: Callable[..., Memory]) -> Response:
+    """forget and restore: the same request ({"reason"?}) and answer (the memory)."""
+    payload = ReasonSerializer(data=request.data)
+    payload.is_valid(raise_exception=True)
+    user = request_user(request)
+    service(
+        user=user, credential=request_credential(request), memory_id=memory_id, reason=payload.validated_data["reason"]
+    )
+    return Response(MemorySerializer(selectors.memory_get(user=user, memory_id=memory_id)).data)
+
+
 MEMORY_ID = OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")
 
 
@@ -143,15 +156,7 @@ class MemoryForgetView(APIView):
         examples=[OpenApiExample("With a reason", request_only=True, value={"reason": "The office moved."})],
     )
     def post(self, request: Request, memory_id: str) -> Response:
-        payload = ReasonSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        memory = services.memory_forget(
-            user=request_user(request),
-            credential=request_credential(request),
-            memory_id=memory_id,
-            reason=payload.validated_data["reason"],
-        )
-        return Response(MemorySerializer(selectors.memory_get(user=request_user(request), memory_id=memory.pk)).data)
+        return _lifecycle_action(request, memory_id, services.memory_forget)
 
 
 class MemoryRestoreView(APIView):
@@ -163,15 +168,7 @@ class MemoryRestoreView(APIView):
         summary="Make a superseded or forgotten memory live again.",
     )
     def post(self, request: Request, memory_id: str) -> Response:
-        payload = ReasonSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        memory = services.memory_restore(
-            user=request_user(request),
-            credential=request_credential(request),
-            memory_id=memory_id,
-            reason=payload.validated_data["reason"],
-        )
-        return Response(MemorySerializer(selectors.memory_get(user=request_user(request), memory_id=memory.pk)).data)
+        return _lifecycle_action(request, memory_id, services.memory_restore)
 
 
 class MemoryHistoryView(APIView):

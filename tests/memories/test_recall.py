@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pytest
 from django.utils import timezone
+from pgvector.django import CosineDistance
 
 from memories import recall as recall_module
 from memories.choices import Visibility
@@ -171,3 +172,43 @@ def test_recall_at_10_equals_an_exact_scan_on_thousands_of_memories(alice, acme,
         hits += len(set(found) & set(exact))
         assert len(found) == 10
     assert hits / 200 >= 0.98
+
+
+def test_a_short_iterative_index_scan_falls_back_to_an_exact_scan(alice):
+    from django.db import connection
+
+    from memories.recall import vector_ranking
+
+    rng = np.random.default_rng(3)
+    query = rng.normal(size=384)
+    query /= np.linalg.norm(query)
+    rows = []
+    for n in range(400):
+        far = n % 40 == 0  # 10 tasks, all pointing away from the query
+        vector = (-query if far else query) + 0.3 * rng.normal(size=384)
+        vector /= np.linalg.norm(vector)
+        content = f"vector row {n}"
+        rows.append(
+            Memory(
+                content=content,
+                content_fingerprint=content_fingerprint(content),
+                owner=alice.user,
+                visibility="private",
+                kind="task" if far else "fact",
+                loop_status="open" if far else None,
+                embedding=vector.tolist(),
+            )
+        )
+    Memory.objects.bulk_create(rows)
+    tasks = Memory.objects.filter(kind="task")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.max_scan_tuples = 50")  # the index gives up early
+        cursor.execute("SET LOCAL enable_seqscan = off")  # and is the planner's choice
+        cursor.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+        cursor.execute("SET LOCAL hnsw.ef_search = 10")
+        index_alone = list(tasks.annotate(d=CosineDistance("embedding", query.tolist())).order_by("d")[:10])
+
+    found = vector_ranking(tasks, query.tolist(), 10)
+
+    assert len(index_alone) < 10  # what an index scan alone would silently answer
+    assert sorted(pk for pk, _ in found) == sorted(tasks.values_list("pk", flat=True))
