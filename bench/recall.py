@@ -108,7 +108,10 @@ def main() -> None:
         "SELECT id FROM memories_memory WHERE state = 'live' AND (project_id = %s OR owner_id = %s) "
         "ORDER BY embedding <=> %s::vector LIMIT 10"
     )
-    query_vectors = get_embedder().embed(questions[: args.queries])
+    code_list = [code for _, code in visible_codes]
+    query_vectors = get_embedder().embed(
+        questions[: args.queries // 2] + [f"What does {c} mean?" for c in code_list][: args.queries // 2]
+    )
     exact_answers = []
     exact_times = []
     for vector in query_vectors:
@@ -119,9 +122,7 @@ def main() -> None:
             cursor.execute("RESET enable_indexscan")
         exact_times.append(timer.ms)
     plans = {"exact scan": (exact_times, 1.0)}
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE INDEX bench_hnsw ON memories_memory USING hnsw (embedding vector_cosine_ops)")
-    for ef_search in (40, 100):
+    for ef_search in (100, 400):
         ann_times = []
         hits = 0
         for vector, exact in zip(query_vectors, exact_answers, strict=True):
@@ -133,8 +134,6 @@ def main() -> None:
                     hits += len({row[0] for row in cursor.fetchall()} & exact)
             ann_times.append(timer.ms)
         plans[f"HNSW ef_search={ef_search}, iterative strict_order"] = (ann_times, hits / (10 * len(exact_answers)))
-    with connection.cursor() as cursor:
-        cursor.execute("DROP INDEX bench_hnsw")
 
     print(f"\nrecall over {args.memories} memories ({args.queries} queries, through the API view, in process)\n")
     print("| p50 ms | p95 ms | p99 ms |\n| ---: | ---: | ---: |")
@@ -143,7 +142,7 @@ def main() -> None:
     print("| ranking | found first | found in top 10 |\n| --- | ---: | ---: |")
     for name, (first, top10) in outcome.items():
         print(f"| {name} | {first / len(visible_codes):.3f} | {top10 / len(visible_codes):.3f} |")
-    print("\nthe vector side alone, SQL only: exact scan vs HNSW (real embeddings)\n")
+    print("\nthe vector side alone, SQL only: exact scan vs HNSW (real embeddings; half questions, half identifiers)\n")
     print("| plan | p50 ms | p95 ms | recall@10 vs exact |\n| --- | ---: | ---: | ---: |")
     for name, (plan_times, plan_recall) in plans.items():
         print(
