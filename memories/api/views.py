@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memories import selectors, services
+from memories.api import examples as ex
 from memories.api.pagination import FeedPagination
 from memories.api.serializers import (
     FeedQuerySerializer,
@@ -50,6 +51,7 @@ class MemoryListView(APIView):
         operation_id="memories_feed",
         parameters=[FeedQuerySerializer],
         responses={200: MemorySerializer(many=True)},
+        examples=[ex.FEED_RESPONSE],
         summary="The feed: visible memories, newest first, cursor-paginated.",
     )
     def get(self, request: Request) -> Response:
@@ -73,6 +75,8 @@ class MemoryListView(APIView):
         responses={201: RememberResponseSerializer, 200: RememberResponseSerializer},
         summary="Remember a statement; optionally declare the memories it supersedes.",
         examples=[
+            ex.REMEMBER_RESPONSE,
+            ex.SUPERSEDE_RESPONSE,
             OpenApiExample(
                 "Declared supersede",
                 request_only=True,
@@ -82,7 +86,7 @@ class MemoryListView(APIView):
                     "project": "acme",
                     "links": [{"type": "supersedes", "dst": "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T"}],
                 },
-            )
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
@@ -125,6 +129,7 @@ class MemoryDetailView(APIView):
         operation_id="memories_detail",
         parameters=[OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")],
         responses={200: MemorySerializer},
+        examples=[ex.MEMORY_RESPONSE],
         summary="One memory with its lifecycle fields.",
     )
     def get(self, request: Request, memory_id: str) -> Response:
@@ -153,7 +158,10 @@ class MemoryForgetView(APIView):
         request=ReasonSerializer,
         responses={200: MemorySerializer},
         summary="Retire a memory with no successor (reversible with restore).",
-        examples=[OpenApiExample("With a reason", request_only=True, value={"reason": "The office moved."})],
+        examples=[
+            *[ex.FORGOTTEN_RESPONSE],
+            OpenApiExample("With a reason", request_only=True, value={"reason": "The office moved."}),
+        ],
     )
     def post(self, request: Request, memory_id: str) -> Response:
         return _lifecycle_action(request, memory_id, services.memory_forget)
@@ -165,6 +173,7 @@ class MemoryRestoreView(APIView):
         parameters=[MEMORY_ID],
         request=ReasonSerializer,
         responses={200: MemorySerializer},
+        examples=[ex.MEMORY_RESPONSE],
         summary="Make a superseded or forgotten memory live again.",
     )
     def post(self, request: Request, memory_id: str) -> Response:
@@ -176,6 +185,7 @@ class MemoryHistoryView(APIView):
         operation_id="memories_history",
         parameters=[MEMORY_ID],
         responses={200: HistorySerializer},
+        examples=[ex.HISTORY_RESPONSE],
         summary="The version chain around a memory: every memory joined to it by supersedes links.",
     )
     def get(self, request: Request, memory_id: str) -> Response:
@@ -196,6 +206,7 @@ class LinkCreateView(APIView):
         responses={201: LinkSerializer, 200: LinkSerializer},
         summary="Record a typed edge between two memories (it never retires anything).",
         examples=[
+            ex.LINK_RESPONSE,
             OpenApiExample(
                 "relates_to",
                 request_only=True,
@@ -204,7 +215,7 @@ class LinkCreateView(APIView):
                     "dst": "mem_01JD8Z7A1B2C3D4E5F6G7H8J9K",
                     "type": "relates_to",
                 },
-            )
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
@@ -224,11 +235,12 @@ class RecallView(APIView):
         responses={200: RecallResponseSerializer},
         summary="Find what the caller knows: hybrid semantic and full-text search.",
         examples=[
+            ex.RECALL_RESPONSE,
             OpenApiExample(
                 "Recall before writing",
                 request_only=True,
                 value={"query": "When is the deploy window?", "project": "acme", "limit": 5},
-            )
+            ),
         ],
     )
     def post(self, request: Request) -> Response:

@@ -60,3 +60,9 @@ def test_unknown_api_paths_answer_json_404(db):
 
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+def test_the_schema_generates_without_warnings_and_validates(db, tmp_path):
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+
+    assert "bearerToken" in (tmp_path / "schema.yaml").read_text()
