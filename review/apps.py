@@ -7,3 +7,13 @@ class ReviewConfig(AppConfig):
     name = "review"
     verbose_name = "review"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # review builds on memories through the hooks memories offers; never the reverse.
+        from memories import hooks
+        from review.services import conflicts_close_declared, enqueue_hygiene
+
+        if enqueue_hygiene not in hooks.on_undeclared_write_committed:
+            hooks.on_undeclared_write_committed.append(enqueue_hygiene)
+        if conflicts_close_declared not in hooks.on_supersede_declared:
+            hooks.on_supersede_declared.append(conflicts_close_declared)

@@ -1,1 +1,102 @@
-"""Judgments and conflicts of the hygiene pipeline (SPEC §6); see the review issue."""
+"""Judgments and conflicts of the hygiene pipeline (SPEC §6, §7)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from memories.models import Memory
+
+
+class Relation(models.TextChoices):
+    DUPLICATE = "duplicate"
+    SUPERSEDES = "supersedes"
+    COMPLEMENTARY = "complementary"
+    CONTRADICTS = "contradicts"
+    UNRELATED = "unrelated"
+
+
+RETIRING_RELATIONS = frozenset({Relation.DUPLICATE, Relation.SUPERSEDES})
+QUEUED_RELATIONS = frozenset({Relation.DUPLICATE, Relation.SUPERSEDES, Relation.CONTRADICTS})
+
+
+class Outcome(models.TextChoices):
+    AUTO_RESOLVED = "auto_resolved"
+    QUEUED = "queued"
+    NO_ACTION = "no_action"
+
+
+class Judgment(models.Model):
+    """One verdict of the judge on a pair (older, newer). Each pair is judged once."""
+
+    older = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="+")
+    newer = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="+")
+    relation = models.CharField(max_length=16, choices=Relation.choices)
+    confidence = models.FloatField()
+    rationale = models.TextField(blank=True)
+    judge = models.CharField(max_length=100)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["older", "newer"], name="judgment_pair_unique"),
+            models.CheckConstraint(condition=~Q(older=F("newer")), name="judgment_distinct_pair"),
+            models.CheckConstraint(condition=Q(confidence__gte=0, confidence__lte=1), name="judgment_confidence_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.older_id} / {self.newer_id}: {self.relation} ({self.confidence:.2f})"
+
+
+class ConflictStatus(models.TextChoices):
+    PENDING = "pending"
+    RESOLVED = "resolved"
+    DISMISSED = "dismissed"
+
+
+class Resolution(models.TextChoices):
+    NEWER_SUPERSEDES = "newer_supersedes"
+    OLDER_STANDS = "older_stands"
+    KEEP_BOTH = "keep_both"
+    DISMISS = "dismiss"
+    DECLARED = "declared"  # a writer declared the supersede itself
+    RETIRED = "retired"  # one side was retired by other means meanwhile
+
+
+class Conflict(models.Model):
+    """A pair the judge could not settle confidently; waits for a person."""
+
+    older = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="+")
+    newer = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="+")
+    judgment = models.OneToOneField(Judgment, on_delete=models.PROTECT, null=True, blank=True, related_name="conflict")
+    relation = models.CharField(max_length=16, choices=Relation.choices)
+    confidence = models.FloatField()
+    rationale = models.TextField(blank=True)
+    status = models.CharField(max_length=16, choices=ConflictStatus.choices, default=ConflictStatus.PENDING)
+    resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True, default="")
+    # Both memories came from one credential: the writer probably knew (see the throughput page).
+    same_credential = models.BooleanField(default=False)
+    opened_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "opened_at"], name="conflict_status_idx")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["older", "newer"], condition=Q(status="pending"), name="conflict_one_pending_per_pair"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending", resolved_at__isnull=True, resolution="")
+                | (~Q(status="pending") & Q(resolved_at__isnull=False) & ~Q(resolution="")),
+                name="conflict_resolution_consistent",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"conflict {self.pk}: {self.older_id} / {self.newer_id} ({self.status})"

@@ -9,6 +9,7 @@ dave   — maintainer of "acme": may retire and moderate others' memories there.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -38,6 +39,12 @@ def _persona(username: str) -> Persona:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
     return Persona(user=user, credential=credential, token=token, client=client)
+
+
+@pytest.fixture(autouse=True)
+def _tasks_run_immediately(settings: Any) -> None:
+    """Background tasks run inline in tests (after commit, like the real queue)."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 
 
 @pytest.fixture

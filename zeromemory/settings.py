@@ -99,6 +99,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "guardian",
+    "django_tasks",
+    "django_tasks_db",
     "zeromemory.apps.ZeromemoryConfig",
     "memories",
     "review",
@@ -245,6 +247,37 @@ EMBEDDING_DIMENSIONS = 384
 EMBEDDING_DEVICE = os.environ.get("ZEROMEMORY_EMBEDDING_DEVICE", "cpu")
 # Server processes (asgi/wsgi) load the model at start rather than on the first write.
 PRELOAD_EMBEDDER = env_bool("ZEROMEMORY_PRELOAD_EMBEDDER", True)
+
+# -- hygiene (SPEC §6) ----------------------------------------------------------------------
+
+# "local": the trained judge shipped in review/judges/; "openai": any OpenAI-compatible
+# chat-completions endpoint (base URL, model and key below).
+HYGIENE_JUDGE = os.environ.get("ZEROMEMORY_JUDGE", "local")
+if HYGIENE_JUDGE not in {"local", "openai"}:
+    raise ImproperlyConfigured(f"ZEROMEMORY_JUDGE must be 'local' or 'openai', not {HYGIENE_JUDGE!r}")
+HYGIENE_JUDGE_BASE_URL = os.environ.get("ZEROMEMORY_JUDGE_BASE_URL", "")
+HYGIENE_JUDGE_MODEL = os.environ.get("ZEROMEMORY_JUDGE_MODEL", "")
+HYGIENE_JUDGE_API_KEY = os.environ.get("ZEROMEMORY_JUDGE_API_KEY", "")
+if HYGIENE_JUDGE == "openai" and not (HYGIENE_JUDGE_BASE_URL and HYGIENE_JUDGE_MODEL):
+    raise ImproperlyConfigured("ZEROMEMORY_JUDGE=openai needs ZEROMEMORY_JUDGE_BASE_URL and ZEROMEMORY_JUDGE_MODEL")
+# Pairs closer than this cosine distance are judged.
+HYGIENE_MAX_DISTANCE = env_float("ZEROMEMORY_HYGIENE_MAX_DISTANCE", 0.35, 0.0, 2.0)
+# At most this many neighbours are judged per new memory, so one write cannot sweep a store.
+HYGIENE_MAX_CANDIDATES = env_int("ZEROMEMORY_HYGIENE_MAX_CANDIDATES", 5, minimum=1, maximum=50)
+# duplicate/supersedes verdicts at or above this confidence retire the older memory.
+HYGIENE_AUTO_RESOLVE_THRESHOLD = env_float("ZEROMEMORY_HYGIENE_AUTO_RESOLVE_THRESHOLD", 0.9, 0.0, 1.0)
+HYGIENE_JUDGE_ATTEMPTS = env_int("ZEROMEMORY_HYGIENE_JUDGE_ATTEMPTS", 3, minimum=1, maximum=10)
+
+# Background tasks (django-tasks) on a database queue; ``manage.py db_worker`` runs them.
+# ZEROMEMORY_TASKS_IMMEDIATE=true runs them inline (the tests do).
+TASKS_IMMEDIATE = env_bool("ZEROMEMORY_TASKS_IMMEDIATE", False)
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend"
+        if TASKS_IMMEDIATE
+        else "django_tasks_db.DatabaseBackend"
+    }
+}
 
 # -- logging --------------------------------------------------------------------------------
 

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from memories.api.serializers import MemorySerializer
+from review.models import Conflict, ConflictStatus, Resolution
+
+ACTIONS = [Resolution.NEWER_SUPERSEDES, Resolution.OLDER_STANDS, Resolution.KEEP_BOTH, Resolution.DISMISS]
+
+
+class ConflictSerializer(serializers.ModelSerializer[Conflict]):
+    older = MemorySerializer()
+    newer = MemorySerializer()
+
+    class Meta:
+        model = Conflict
+        fields = [
+            "id",
+            "status",
+            "relation",
+            "confidence",
+            "rationale",
+            "resolution",
+            "same_credential",
+            "opened_at",
+            "resolved_at",
+            "older",
+            "newer",
+        ]
+        read_only_fields = fields
+
+
+class ConflictQuerySerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(choices=ConflictStatus.choices, default=ConflictStatus.PENDING)
+
+
+class ResolveSerializer(serializers.Serializer[Any]):
+    action = serializers.ChoiceField(choices=[(a.value, a.label) for a in ACTIONS])

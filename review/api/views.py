@@ -1,0 +1,60 @@
+"""The review queue as an API, for tools that moderate elsewhere (SPEC R-A6)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from memories.auth import request_user
+from review import services
+from review.api.serializers import ConflictQuerySerializer, ConflictSerializer, ResolveSerializer
+from review.selectors import conflicts_for
+
+
+class ConflictPagination(CursorPagination):
+    ordering = ("-opened_at", "-id")
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+class ConflictListView(APIView):
+    @extend_schema(
+        operation_id="conflicts_list",
+        parameters=[ConflictQuerySerializer],
+        responses={200: ConflictSerializer(many=True)},
+        summary="Conflicts both of whose memories you may retire (pending by default).",
+    )
+    def get(self, request: Request) -> Response:
+        query = ConflictQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        conflicts = (
+            conflicts_for(request_user(request))
+            .filter(status=query.validated_data["status"])
+            .select_related("older__owner", "older__project", "newer__owner", "newer__project")
+            .defer("older__embedding", "older__search_vector", "newer__embedding", "newer__search_vector")
+        )
+        paginator = ConflictPagination()
+        page = paginator.paginate_queryset(conflicts, request, view=self)
+        assert page is not None
+        return Response({"results": ConflictSerializer(page, many=True).data, "next": paginator.get_next_link()})
+
+
+class ConflictResolveView(APIView):
+    @extend_schema(
+        operation_id="conflicts_resolve",
+        parameters=[OpenApiParameter("conflict_id", int, OpenApiParameter.PATH)],
+        request=ResolveSerializer,
+        responses={200: ConflictSerializer},
+        summary="Settle a conflict: newer_supersedes, older_stands, keep_both or dismiss.",
+    )
+    def post(self, request: Request, conflict_id: int) -> Response:
+        payload = ResolveSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        conflict = services.conflict_resolve(
+            user=request_user(request), conflict_id=conflict_id, action=payload.validated_data["action"]
+        )
+        return Response(ConflictSerializer(conflict).data)

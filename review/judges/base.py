@@ -1,0 +1,34 @@
+"""The judge interface: given an older and a newer statement, what is their relation?"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Pair:
+    a: str  # the older statement
+    b: str  # the newer statement
+    kind_a: str = "fact"
+    kind_b: str = "fact"
+    # Embeddings when the caller has them (the pipeline does); judges may compute their own.
+    embedding_a: list[float] | None = None
+    embedding_b: list[float] | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    relation: str
+    confidence: float
+    rationale: str
+
+
+class JudgeError(RuntimeError):
+    """The judge could not give a verdict (network, malformed answer); safe to retry."""
+
+
+class Judge(Protocol):
+    name: str
+
+    def judge(self, pair: Pair) -> Verdict: ...

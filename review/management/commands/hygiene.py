@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db.models import Exists, OuterRef, Q
+from tqdm import tqdm
+
+from memories.choices import State
+from memories.models import Memory
+from review.models import Judgment
+from review.pipeline import hygiene_check
+
+
+class Command(BaseCommand):
+    help = (
+        "Sweep a backlog through the hygiene pipeline: judge every live memory that has not been "
+        "judged yet against its neighbours, oldest first, in batches, with a progress bar. Each "
+        "verdict commits on its own and pairs are never judged twice, so the sweep is safe to "
+        "interrupt and run again; it picks up where it stopped."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--owner", help="Only this user's memories (username).")
+        parser.add_argument("--project", help="Only this project's memories (slug).")
+        parser.add_argument("--batch-size", type=int, default=500)
+        parser.add_argument("--all", action="store_true", help="Also memories judged before (new neighbours).")
+
+    def handle(
+        self, *args: Any, owner: str | None, project: str | None, batch_size: int, all: bool, **options: Any
+    ) -> None:
+        backlog = Memory.objects.filter(state=State.LIVE)
+        if owner:
+            backlog = backlog.filter(owner__username=owner)
+        if project:
+            backlog = backlog.filter(project__slug=project)
+        if not all:
+            judged = Judgment.objects.filter(Q(older=OuterRef("pk")) | Q(newer=OuterRef("pk")))
+            backlog = backlog.exclude(Exists(judged))
+        ids = list(backlog.order_by("created_at", "pk").values_list("pk", flat=True))
+        made = 0
+        with tqdm(total=len(ids), unit="memory", disable=None, file=self.stderr._out) as progress:
+            for start in range(0, len(ids), batch_size):
+                for memory_id in ids[start : start + batch_size]:
+                    made += len(hygiene_check(memory_id))
+                    progress.update(1)
+        self.stdout.write(f"Swept {len(ids)} memories; {made} new judgments.")

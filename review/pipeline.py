@@ -1,0 +1,148 @@
+"""The hygiene pipeline (SPEC §6): candidates → judge → retire or queue.
+
+Runs after commit for every memory created by a write that declared no supersede. The judge
+is called outside any transaction (it may be a slow HTTP call); its verdict is applied in one
+transaction that re-checks both memories under lock and records the judgment with a unique
+(older, newer) key, so a retry or a second worker never applies a verdict twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from pgvector.django import CosineDistance
+
+from memories.choices import LinkOrigin, LinkType, Provenance, State
+from memories.locks import lock_memories
+from memories.models import Link, Memory
+from memories.services.lifecycle import retire_by_successor
+from review.judges import JudgeError, Pair, Verdict, get_judge
+from review.models import QUEUED_RELATIONS, RETIRING_RELATIONS, Conflict, Judgment, Outcome
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    memory: Memory
+    distance: float
+
+
+def candidates_for(memory: Memory) -> list[Candidate]:
+    """The nearest live memories of the same owner and scope within the configured distance,
+    except pairs a writer linked by a declared supersede and pairs already judged."""
+    judged = Judgment.objects.filter(Q(older=memory) | Q(newer=memory)).values_list("older_id", "newer_id")
+    already = {other for pair in judged for other in pair} - {memory.pk}
+    declared = Link.objects.filter(type=LinkType.SUPERSEDES, origin=LinkOrigin.DECLARED).filter(
+        Q(src=memory) | Q(dst=memory)
+    )
+    linked = {other for pair in declared.values_list("src_id", "dst_id") for other in pair} - {memory.pk}
+    rows = (
+        Memory.objects.filter(owner_id=memory.owner_id, project=memory.project, state=State.LIVE)
+        .exclude(pk__in=[memory.pk, *already, *linked])
+        .defer("search_vector")
+        .annotate(distance=CosineDistance("embedding", memory.embedding))
+        .filter(distance__lte=settings.HYGIENE_MAX_DISTANCE)
+        .order_by("distance", "pk")[: settings.HYGIENE_MAX_CANDIDATES]
+    )
+    return [Candidate(memory=row, distance=float(row.distance)) for row in rows]
+
+
+def judge_with_retries(pair: Pair) -> Verdict:
+    judge = get_judge()
+    attempts = settings.HYGIENE_JUDGE_ATTEMPTS
+    for attempt in range(1, attempts + 1):
+        try:
+            return judge.judge(pair)
+        except JudgeError:
+            if attempt == attempts:
+                raise
+            logger.warning("judge failed (attempt %d of %d); retrying", attempt, attempts)
+            time.sleep(0.2 * 2 ** (attempt - 1))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def hygiene_check(memory_id: str) -> list[Judgment]:
+    """Judge ``memory_id`` against its neighbours and act on each verdict. Idempotent."""
+    memory = Memory.objects.filter(pk=memory_id, state=State.LIVE).first()
+    if memory is None:
+        return []
+    judgments = []
+    for candidate in candidates_for(memory):
+        older, newer = sorted((candidate.memory, memory), key=lambda m: (m.created_at, m.pk))
+        pair = Pair(
+            a=older.content,
+            b=newer.content,
+            kind_a=older.kind,
+            kind_b=newer.kind,
+            embedding_a=list(older.embedding),
+            embedding_b=list(newer.embedding),
+        )
+        try:
+            verdict = judge_with_retries(pair)
+        except JudgeError:
+            logger.exception("judge gave no verdict for %s / %s; a later sweep retries", older.pk, newer.pk)
+            continue
+        judgment = apply_verdict(older_id=older.pk, newer_id=newer.pk, verdict=verdict, judge_name=get_judge().name)
+        if judgment is not None:
+            judgments.append(judgment)
+    return judgments
+
+
+def apply_verdict(*, older_id: str, newer_id: str, verdict: Verdict, judge_name: str) -> Judgment | None:
+    """Record the verdict and act on it atomically; None if the pair was judged already."""
+    threshold = settings.HYGIENE_AUTO_RESOLVE_THRESHOLD
+    try:
+        with transaction.atomic():
+            locked = lock_memories([older_id, newer_id])
+            older, newer = locked[older_id], locked[newer_id]
+            both_live = older.state == State.LIVE and newer.state == State.LIVE
+            retire = (
+                both_live
+                and verdict.relation in RETIRING_RELATIONS
+                and verdict.confidence >= threshold
+                # A watcher's capture never overrules what a person or agent said in-band.
+                and not (newer.provenance == Provenance.PROVISIONAL and older.provenance == Provenance.AUTHORITATIVE)
+            )
+            if retire:
+                outcome = Outcome.AUTO_RESOLVED
+            elif both_live and verdict.relation in QUEUED_RELATIONS:
+                outcome = Outcome.QUEUED
+            else:
+                outcome = Outcome.NO_ACTION
+            judgment = Judgment.objects.create(
+                older=older,
+                newer=newer,
+                relation=verdict.relation,
+                confidence=verdict.confidence,
+                rationale=verdict.rationale,
+                judge=judge_name,
+                outcome=outcome,
+            )
+            if outcome == Outcome.AUTO_RESOLVED:
+                retire_by_successor(
+                    target=older,
+                    successor=newer,
+                    origin=LinkOrigin.HYGIENE,
+                    actor=None,
+                    reason=f"hygiene: {verdict.relation} ({verdict.confidence:.2f})",
+                )
+            elif outcome == Outcome.QUEUED:
+                Conflict.objects.create(
+                    older=older,
+                    newer=newer,
+                    judgment=judgment,
+                    relation=verdict.relation,
+                    confidence=verdict.confidence,
+                    rationale=verdict.rationale,
+                    same_credential=older.credential_id is not None and older.credential_id == newer.credential_id,
+                )
+    except IntegrityError:
+        logger.info("pair %s / %s was judged already; nothing to do", older_id, newer_id)
+        return None
+    return judgment

@@ -1,0 +1,67 @@
+"""Writes of the review app: resolving conflicts, and closing them when a writer declares."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from memories.choices import LinkOrigin, State
+from memories.errors import Conflict as ConflictError
+from memories.errors import ErrorCode, NotFound
+from memories.locks import lock_memories
+from memories.models import Memory
+from memories.services import memory_forget
+from memories.services.lifecycle import retire_by_successor
+from review.models import Conflict, ConflictStatus, Resolution
+from review.selectors import conflicts_for
+
+
+def conflict_resolve(*, user: User, conflict_id: int, action: str) -> Conflict:
+    """Apply a moderator's decision through the same domain operations as the API."""
+    with transaction.atomic():
+        conflict = conflicts_for(user).select_for_update(of=("self",)).filter(pk=conflict_id).first()
+        if conflict is None:
+            raise NotFound(f"Conflict {conflict_id} not found.")
+        if conflict.status != ConflictStatus.PENDING:
+            raise ConflictError(f"Conflict {conflict_id} is already {conflict.status}.", code=ErrorCode.NOT_LIVE)
+        locked = lock_memories([conflict.older_id, conflict.newer_id])
+        older, newer = locked[conflict.older_id], locked[conflict.newer_id]
+        reason = f"conflict {conflict.pk}: {action}"
+        if action == Resolution.NEWER_SUPERSEDES:
+            _require_live(older, newer)
+            retire_by_successor(target=older, successor=newer, origin=LinkOrigin.MODERATOR, actor=user, reason=reason)
+        elif action == Resolution.OLDER_STANDS:
+            _require_live(older, newer)
+            memory_forget(user=user, credential=None, memory_id=newer.pk, reason=reason)
+        status = ConflictStatus.DISMISSED if action == Resolution.DISMISS else ConflictStatus.RESOLVED
+        Conflict.objects.filter(pk=conflict.pk, status=ConflictStatus.PENDING).update(
+            status=status, resolution=action, resolved_at=timezone.now(), resolved_by=user
+        )
+        conflict.refresh_from_db()
+    return conflict
+
+
+def _require_live(*memories: Memory) -> None:
+    for memory in memories:
+        if memory.state != State.LIVE:
+            raise ConflictError(f"{memory.pk} is no longer live; dismiss this conflict.", code=ErrorCode.NOT_LIVE)
+
+
+def conflicts_close_declared(successor: Memory, targets: list[Memory]) -> None:
+    """A writer declared the supersede: pending conflicts of that pair are settled by it."""
+    if not targets:
+        return
+    pair = Q()
+    for target in targets:
+        pair |= Q(older=target, newer=successor) | Q(older=successor, newer=target)
+    Conflict.objects.filter(pair, status=ConflictStatus.PENDING).update(
+        status=ConflictStatus.RESOLVED, resolution=Resolution.DECLARED, resolved_at=timezone.now()
+    )
+
+
+def enqueue_hygiene(memory: Memory) -> None:
+    from review.tasks import hygiene_check_task
+
+    hygiene_check_task.enqueue(memory.pk)
