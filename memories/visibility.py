@@ -32,6 +32,9 @@ def visibility_condition(user: User | AnonymousUser) -> Q:
     """The rule as a filter on Memory, for use inside larger queries."""
     if not user.is_authenticated:
         return Q(pk__in=[])
+    if user.is_superuser:
+        # The one bypass: superusers administer the whole deployment (console and API alike).
+        return Q()
     member_projects = Membership.objects.filter(user_id=user.pk).values("project_id")
     user_grants = MemoryUserObjectPermission.objects.filter(
         user_id=user.pk, permission__codename=VIEW_PERMISSION
@@ -56,7 +59,7 @@ def can_retire(user: User | AnonymousUser, memory: Memory) -> bool:
     """Owner, or a maintainer of the memory's project (forget, restore, supersede)."""
     if not user.is_authenticated:
         return False
-    if memory.owner_id == user.pk:
+    if user.is_superuser or memory.owner_id == user.pk:
         return True
     if memory.project_id is None:
         return False
@@ -67,6 +70,8 @@ def retirable_ids(user: User | AnonymousUser, memories: list[Memory]) -> set[str
     """Which of ``memories`` ``user`` may retire; one query however many are asked about."""
     if not user.is_authenticated:
         return set()
+    if user.is_superuser:
+        return {memory.pk for memory in memories}
     maintained = set(
         Membership.objects.filter(user_id=user.pk, role=Role.MAINTAINER).values_list("project_id", flat=True)
     )

@@ -1,0 +1,201 @@
+"""The admin console for memories: the dashboard feed and each memory's page (SPEC R-A1, R-A2).
+
+Thin: reads start from memories.visibility, and forget/restore call the same services as the
+API. Memories are never added, edited or deleted here; the store is forward-only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+from guardian.admin import GuardedModelAdminMixin
+
+from memories import selectors, services
+from memories.choices import State
+from memories.errors import DomainError
+from memories.models import Credential, Link, Membership, Memory, MemoryEvent, Project
+from memories.text import preview
+from memories.visibility import can_retire, visible_memories
+
+
+class LifecycleFilter(admin.SimpleListFilter):
+    """Live by default: superseded versions stay out of the way until asked for."""
+
+    title = "lifecycle"
+    parameter_name = "lifecycle"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("live", "Live"), ("superseded", "Superseded"), ("forgotten", "Forgotten"), ("all", "All")]
+
+    def choices(self, changelist: Any) -> Any:
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": (self.value() or "live") == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Memory]) -> QuerySet[Memory]:
+        value = self.value() or "live"
+        return queryset if value == "all" else queryset.filter(state=value)
+
+
+@admin.register(Memory)
+class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
+    list_display = ["short_content", "kind", "state_badge", "project", "owner", "provenance", "created_at"]
+    list_filter = [LifecycleFilter, "kind", "project", "provenance", "owner"]
+    search_fields = ["content"]
+    list_select_related = ["owner", "project"]
+    list_per_page = 50
+    date_hierarchy = "created_at"
+    ordering = ["-created_at", "-id"]
+    change_form_template = "admin/memories/memory/change_form.html"  # type: ignore[misc]
+    fields = (
+        "id",
+        "content",
+        "kind",
+        "owner",
+        "project",
+        "visibility",
+        "provenance",
+        "session",
+        "metadata",
+        "state",
+        "superseded_by",
+        "invalidated_at",
+        "loop_status",
+        "closed_by",
+        "closed_at",
+        "created_at",
+        "updated_at",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Memory]:
+        user = request.user
+        assert isinstance(user, User)
+        return visible_memories(user).defer("embedding", "search_vector")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Nothing is edited in place (every field is read-only); "change" opens the page's
+        # forget/restore actions and the per-object grants, for whoever may retire it.
+        user = request.user
+        if not (isinstance(user, User) and user.is_active and user.is_staff):
+            return False
+        return obj is None or can_retire(user, obj)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    @admin.display(description="content", ordering="content")
+    def short_content(self, memory: Memory) -> str:
+        return preview(memory.content, 90)
+
+    @admin.display(description="state", ordering="state")
+    def state_badge(self, memory: Memory) -> str:
+        return format_html('<span class="zm-state zm-state-{}">{}</span>', memory.state, memory.state)
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view
+        own = [
+            path("<path:object_id>/forget/", view(self.forget_view), name="memories_memory_forget"),
+            path(
+                "<path:object_id>/restore/",
+                view(self.restore_view),
+                name="memories_memory_restore",
+            ),
+        ]
+        return own + super().get_urls()
+
+    def _lifecycle(self, request: HttpRequest, object_id: str, action: str) -> HttpResponse:
+        user = request.user
+        assert isinstance(user, User)
+        memory = get_object_or_404(self.get_queryset(request), pk=object_id)
+        if request.method == "POST":
+            service = services.memory_forget if action == "forget" else services.memory_restore
+            try:
+                service(user=user, credential=None, memory_id=memory.pk, reason=request.POST.get("reason", ""))
+            except DomainError as error:
+                self.message_user(request, error.message, messages.ERROR)
+            else:
+                self.message_user(request, f"{memory.pk}: {action} done.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:memories_memory_change", args=[memory.pk]))
+
+    def forget_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return self._lifecycle(request, object_id, "forget")
+
+    def restore_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return self._lifecycle(request, object_id, "restore")
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        user = request.user
+        assert isinstance(user, User)
+        context = dict(extra_context or {})
+        memory = self.get_queryset(request).filter(pk=object_id).first()
+        if memory is not None:
+            history = selectors.memory_history(user=user, memory_id=memory.pk)
+            context.update(
+                history=history,
+                links_out=Link.objects.filter(src=memory).select_related("dst").order_by("created_at"),
+                links_in=Link.objects.filter(dst=memory).select_related("src").order_by("created_at"),
+                events=MemoryEvent.objects.filter(memory=memory).select_related("actor").order_by("created_at", "id"),
+                may_retire=can_retire(user, memory),
+                is_live=memory.state == State.LIVE,
+            )
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+
+class MembershipInline(admin.TabularInline[Membership, Project]):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Project)
+class ProjectAdmin(admin.ModelAdmin[Project]):
+    list_display = ["slug", "name", "created_at"]
+    search_fields = ["slug", "name"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Credential)
+class CredentialAdmin(admin.ModelAdmin[Credential]):
+    list_display = ["prefix", "label", "user", "provenance", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["provenance", ("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["prefix", "label", "user__username"]
+    list_select_related = ["user"]
+    readonly_fields = ["user", "prefix", "token_hash", "provenance", "created_at", "last_used_at", "revoked_at"]
+    fields = ["user", "label", *readonly_fields[1:]]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # tokens are issued with manage.py issue_token, shown once
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[Credential]) -> None:
+        revoked = 0
+        for credential in queryset.filter(revoked_at__isnull=True):
+            services.credential_revoke(credential=credential)
+            revoked += 1
+        self.message_user(request, f"Revoked {revoked} token(s).", messages.SUCCESS)
