@@ -19,6 +19,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from memories.errors import DomainError
+from memories.humanize import age
 from memories.text import preview
 from review import services
 from review.api.serializers import ACTIONS
@@ -243,7 +244,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
                 "human": sum(r["human"] for r in rows),
                 "pending": conflicts.filter(status=ConflictStatus.PENDING).count(),
             },
-            "average_wait": average_wait,
+            "average_wait": age(average_wait.total_seconds()) if average_wait else None,
             "same_credential_share": (same_credential / queued_total) if queued_total else None,
             "queued_total": queued_total,
         }
@@ -274,7 +275,7 @@ def throughput_chart(rows: list[dict[str, Any]]) -> SafeString:
         if index % 5 == 0:
             parts.append(f'<text x="{x:.1f}" y="{height + 16}" font-size="11" fill="#666">{row["day"]:%b %d}</text>')
     parts.append(f'<text x="{pad}" y="14" font-size="11" fill="#666">max {peak} per day</text>')
-    legend_x = width - 330
+    legend_x = width - 370
     for index, (key, color) in enumerate(colors.items()):
         label = {"opened": "opened", "auto": "auto-resolved", "human": "resolved by people"}[key]
         parts.append(f'<rect x="{legend_x + index * 110}" y="4" width="10" height="10" fill="{color}"/>')

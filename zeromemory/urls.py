@@ -4,6 +4,10 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+admin.site.site_header = "zeromemory"
+admin.site.site_title = "zeromemory admin"
+admin.site.index_title = "Memories, conflicts and teams"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("memories.api.urls")),
