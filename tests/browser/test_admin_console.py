@@ -179,3 +179,20 @@ def test_the_feed_makes_a_fixed_number_of_queries_however_many_rows(client, stor
 
     assert response.status_code == 200
     assert response.content.count(b"Extra fact number") == 30
+
+
+def test_per_object_grants_are_editable_on_a_memorys_page(client, story):
+    from memories.visibility import visible_memories
+
+    outsider = User.objects.create_user("outsider")
+    client.force_login(story["admin"])
+    memory = story["v2"]
+    url = f"/admin/memories/memory/{memory.pk}/permissions/"
+    assert not visible_memories(outsider).filter(pk=memory.pk).exists()
+
+    chosen = client.post(url, {"user": "outsider", "submit_manage_user": "submit"})
+    granted = client.post(chosen["Location"], {"permissions": ["view_memory"]})
+
+    assert client.get(url).status_code == 200
+    assert granted.status_code == 302
+    assert visible_memories(outsider).filter(pk=memory.pk).exists()
