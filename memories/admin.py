@@ -20,7 +20,7 @@ from guardian.admin import GuardedModelAdminMixin
 from memories import selectors, services
 from memories.choices import State
 from memories.errors import DomainError
-from memories.models import Credential, Link, Membership, Memory, MemoryEvent, Project
+from memories.models import MEMORY_FIELDS, Credential, Link, Membership, Memory, MemoryEvent, Project
 from memories.text import preview
 from memories.visibility import can_retire, visible_memories
 
@@ -57,25 +57,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     date_hierarchy = "created_at"
     ordering = ["-created_at", "-id"]
     change_form_template = "admin/memories/memory/change_form.html"  # type: ignore[misc]
-    fields = (
-        "id",
-        "content",
-        "kind",
-        "owner",
-        "project",
-        "visibility",
-        "provenance",
-        "session",
-        "metadata",
-        "state",
-        "superseded_by",
-        "invalidated_at",
-        "loop_status",
-        "closed_by",
-        "closed_at",
-        "created_at",
-        "updated_at",
-    )
+    fields = MEMORY_FIELDS
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Memory]:

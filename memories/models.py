@@ -35,6 +35,26 @@ from memories.ids import ID_LENGTH, new_link_id, new_memory_id
 MAX_CONTENT_LENGTH = 8000
 MAX_METADATA_BYTES = 16384
 MAX_SESSION_LENGTH = 200
+# The memory object as the API, MCP and the admin show it (SPEC §3), in that order.
+MEMORY_FIELDS = (
+    "id",
+    "content",
+    "kind",
+    "owner",
+    "project",
+    "visibility",
+    "provenance",
+    "session",
+    "metadata",
+    "state",
+    "superseded_by",
+    "invalidated_at",
+    "loop_status",
+    "closed_by",
+    "closed_at",
+    "created_at",
+    "updated_at",
+)
 
 
 def _in(field: str, choices: type[models.TextChoices]) -> Q:

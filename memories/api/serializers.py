@@ -11,7 +11,7 @@ from rest_framework import serializers
 from memories.choices import Kind, LinkType, Visibility
 from memories.humanize import age
 from memories.ids import ID_LENGTH, MEMORY_ID_RE
-from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH, Link, Memory
+from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH, MEMORY_FIELDS, Link, Memory
 from memories.services import LinkSpec, RememberResult
 from memories.text import preview
 
@@ -28,25 +28,7 @@ class MemorySerializer(serializers.ModelSerializer[Memory]):
 
     class Meta:
         model = Memory
-        fields = [
-            "id",
-            "content",
-            "kind",
-            "owner",
-            "project",
-            "visibility",
-            "provenance",
-            "session",
-            "metadata",
-            "state",
-            "superseded_by",
-            "invalidated_at",
-            "loop_status",
-            "closed_by",
-            "closed_at",
-            "created_at",
-            "updated_at",
-        ]
+        fields = list(MEMORY_FIELDS)
         read_only_fields = fields
 
     def get_project(self, memory: Memory) -> str | None:
