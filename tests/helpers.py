@@ -29,3 +29,14 @@ def store_snapshot() -> dict[str, Any]:
         "events": MemoryEvent.objects.count(),
         "idempotency": IdempotencyRecord.objects.count(),
     }
+
+
+def backdate(memory: Memory, when: Any) -> None:
+    """Make ``memory`` look written at ``when``. Creation times are immutable (a trigger keeps
+    them so); this bypasses triggers for one statement, as only a test may."""
+    from django.db import connection, transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("UPDATE memories_memory SET created_at = %s WHERE id = %s", [when, memory.pk])
+        cursor.execute("SET LOCAL session_replication_role = DEFAULT")

@@ -13,7 +13,7 @@ from memories.models import Memory
 from memories.selectors import similar_existing
 from memories.text import content_fingerprint
 from tests.factories import ProjectFactory, make_memory
-from tests.helpers import remember, supersedes
+from tests.helpers import backdate, remember, supersedes
 
 
 def test_the_first_memory_gets_an_empty_list_and_no_hint(alice):
@@ -25,7 +25,7 @@ def test_the_first_memory_gets_an_empty_list_and_no_hint(alice):
 
 def test_the_nearest_memories_are_ranked_by_distance_with_the_fields_of_r_n3(alice, acme):
     old = make_memory(alice.user, "The deploy window is Monday 10:00 UTC.", project=acme)
-    Memory.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=23))
+    backdate(old, timezone.now() - timedelta(days=23))
     make_memory(alice.user, "I like my coffee black.")
     make_memory(alice.user, "Deploys need two approvals in the Acme repo.", project=acme)
 
