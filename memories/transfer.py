@@ -1,0 +1,333 @@
+"""Export and import of the store as JSON Lines (manage.py export_memories / import_memories).
+
+One object per line, with "type" memory, link or event. Memories carry their owner by
+username and project by slug, so a file moves between deployments. Import is idempotent (what
+exists is skipped), validates every line first and reports the bad ones by number, and writes in
+atomic batches: memories are inserted live, then moved to their recorded state (the only
+transitions the forward-only store allows), then links, then events.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.dateparse import parse_datetime
+
+from memories.choices import (
+    LOOP_KINDS,
+    EventAction,
+    Kind,
+    LinkOrigin,
+    LinkType,
+    LoopStatus,
+    Provenance,
+    State,
+    Visibility,
+)
+from memories.embeddings import get_embedder
+from memories.ids import LINK_ID_RE, MEMORY_ID_RE
+from memories.models import MAX_CONTENT_LENGTH, Link, Memory, MemoryEvent, Project
+from memories.text import content_fingerprint
+
+BATCH = 500
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def export_lines(memories: Iterable[Memory], *, embeddings: bool = False) -> Iterator[str]:
+    """Memories, then the links among them, then their events; each block in a stable order."""
+    chosen = list(memories)
+    ids = {memory.pk for memory in chosen}
+    for memory in chosen:
+        row: dict[str, Any] = {
+            "type": "memory",
+            "id": memory.pk,
+            "content": memory.content,
+            "kind": memory.kind,
+            "owner": memory.owner.username,
+            "project": memory.project.slug if memory.project else None,
+            "visibility": memory.visibility,
+            "provenance": memory.provenance,
+            "session": memory.session,
+            "session_key": memory.session_key,
+            "metadata": memory.metadata,
+            "state": memory.state,
+            "superseded_by": memory.superseded_by_id,
+            "invalidated_at": _time(memory.invalidated_at),
+            "loop_status": memory.loop_status,
+            "closed_by": memory.closed_by_id,
+            "closed_at": _time(memory.closed_at),
+            "created_at": _time(memory.created_at),
+            "updated_at": _time(memory.updated_at),
+        }
+        if embeddings:
+            row["embedding"] = [round(float(x), 7) for x in memory.embedding]
+        yield json.dumps(row, sort_keys=True, ensure_ascii=False)
+    links = (
+        Link.objects.filter(src_id__in=ids, dst_id__in=ids).select_related("created_by").order_by("created_at", "pk")
+    )
+    for link in links:
+        yield json.dumps(
+            {
+                "type": "link",
+                "id": link.pk,
+                "src": link.src_id,
+                "dst": link.dst_id,
+                "link_type": link.type,
+                "origin": link.origin,
+                "reverted": link.reverted,
+                "reverted_at": _time(link.reverted_at),
+                "created_by": link.created_by.username if link.created_by else None,
+                "created_at": _time(link.created_at),
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+    events = MemoryEvent.objects.filter(memory_id__in=ids).select_related("actor").order_by("created_at", "id")
+    for event in events:
+        yield json.dumps(
+            {
+                "type": "event",
+                "memory": event.memory_id,
+                "action": event.action,
+                "actor": event.actor.username if event.actor else None,
+                "reason": event.reason,
+                "data": event.data,
+                "created_at": _time(event.created_at),
+            },
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+
+
+@dataclass
+class ImportReport:
+    bad: list[tuple[int, str]] = field(default_factory=list)
+    created: dict[str, int] = field(default_factory=lambda: {"memory": 0, "link": 0, "event": 0})
+    skipped: dict[str, int] = field(default_factory=lambda: {"memory": 0, "link": 0, "event": 0})
+
+
+class BadLine(ValueError):
+    pass
+
+
+def _need(row: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    value = row.get(key)
+    if not isinstance(value, kind):
+        raise BadLine(f"{key!r} is missing or not a {getattr(kind, '__name__', kind)}")
+    return value
+
+
+def _when(row: dict[str, Any], key: str, required: bool = True) -> datetime | None:
+    raw = row.get(key)
+    if raw is None and not required:
+        return None
+    parsed = parse_datetime(raw) if isinstance(raw, str) else None
+    if parsed is None or parsed.tzinfo is None:
+        raise BadLine(f"{key!r} is not an ISO 8601 timestamp with a time zone")
+    return parsed
+
+
+def _at(row: dict[str, Any], key: str) -> datetime:
+    when = _when(row, key)
+    assert when is not None  # required=True never answers None
+    return when
+
+
+def _validate_memory(row: dict[str, Any]) -> None:
+    if not MEMORY_ID_RE.match(_need(row, "id", str)):
+        raise BadLine("'id' is not a memory id")
+    content = _need(row, "content", str)
+    if not content.strip() or len(content) > MAX_CONTENT_LENGTH:
+        raise BadLine("'content' must be 1 to 8,000 characters")
+    for key, choices in (("kind", Kind), ("visibility", Visibility), ("provenance", Provenance), ("state", State)):
+        if row.get(key) not in choices.values:
+            raise BadLine(f"{key!r} must be one of {', '.join(choices.values)}")
+    _need(row, "owner", str)
+    if not isinstance(row.get("metadata", {}), dict):
+        raise BadLine("'metadata' must be an object")
+    _when(row, "created_at")
+    if row["state"] != State.LIVE:
+        _when(row, "invalidated_at")
+    if row["state"] == State.SUPERSEDED and not isinstance(row.get("superseded_by"), str):
+        raise BadLine("a superseded memory needs 'superseded_by'")
+    embedding = row.get("embedding")
+    if embedding is not None and (not isinstance(embedding, list) or len(embedding) != get_embedder().dimensions):
+        raise BadLine(f"'embedding' must be a list of {get_embedder().dimensions} numbers")
+
+
+def _validate_link(row: dict[str, Any]) -> None:
+    if not LINK_ID_RE.match(_need(row, "id", str)):
+        raise BadLine("'id' is not a link id")
+    for key in ("src", "dst"):
+        if not MEMORY_ID_RE.match(_need(row, key, str)):
+            raise BadLine(f"{key!r} is not a memory id")
+    if row.get("link_type") not in LinkType.values or row.get("origin") not in LinkOrigin.values:
+        raise BadLine("'link_type' or 'origin' is not a known value")
+    _when(row, "created_at")
+
+
+def _validate_event(row: dict[str, Any]) -> None:
+    if not MEMORY_ID_RE.match(_need(row, "memory", str)):
+        raise BadLine("'memory' is not a memory id")
+    if row.get("action") not in EventAction.values:
+        raise BadLine("'action' is not a known lifecycle action")
+    _when(row, "created_at")
+
+
+VALIDATORS = {"memory": _validate_memory, "link": _validate_link, "event": _validate_event}
+
+
+def parse_lines(lines: Iterable[str], report: ImportReport) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    rows: dict[str, list[tuple[int, dict[str, Any]]]] = {"memory": [], "link": [], "event": []}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if not isinstance(row, dict) or row.get("type") not in VALIDATORS:
+                raise BadLine('not an object with "type" memory, link or event')
+            VALIDATORS[row["type"]](row)
+        except (ValueError, BadLine) as error:
+            report.bad.append((number, str(error)))
+            continue
+        rows[row["type"]].append((number, row))
+    # References must resolve to a memory in the file (valid lines) or already stored.
+    known = {row["id"] for _, row in rows["memory"]}
+    wanted = {row.get(k) for _, row in rows["memory"] for k in ("superseded_by", "closed_by")}
+    wanted |= {row[k] for _, row in rows["link"] for k in ("src", "dst")} | {row["memory"] for _, row in rows["event"]}
+    wanted.discard(None)
+    known |= set(Memory.objects.filter(pk__in=wanted - known).values_list("pk", flat=True))
+    for kind, keys in (("memory", ("superseded_by", "closed_by")), ("link", ("src", "dst")), ("event", ("memory",))):
+        kept = []
+        for number, row in rows[kind]:
+            missing = [row[k] for k in keys if row.get(k) and row[k] not in known]
+            if missing:
+                report.bad.append((number, f"refers to {', '.join(missing)}, which is neither in the file nor stored"))
+            else:
+                kept.append((number, row))
+        rows[kind] = kept
+    return rows
+
+
+def _batches(items: list[Any]) -> Iterator[list[Any]]:
+    for start in range(0, len(items), BATCH):
+        yield items[start : start + BATCH]
+
+
+def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: ImportReport, progress: Any) -> None:
+    users: dict[str, User] = {}
+    projects: dict[str, Project] = {}
+
+    def user(name: str | None) -> User | None:
+        if name is None:
+            return None
+        if name not in users:
+            users[name] = User.objects.get_or_create(username=name)[0]
+        return users[name]
+
+    def project(slug: str | None) -> Project | None:
+        if slug is None:
+            return None
+        if slug not in projects:
+            projects[slug] = Project.objects.get_or_create(slug=slug, defaults={"name": slug})[0]
+        return projects[slug]
+
+    memories = [row for _, row in rows["memory"]]
+    existing = set(Memory.objects.filter(pk__in=[r["id"] for r in memories]).values_list("pk", flat=True))
+    fresh = [row for row in memories if row["id"] not in existing]
+    report.skipped["memory"] += len(memories) - len(fresh)
+    for batch in _batches(fresh):
+        texts = [row["content"] for row in batch if row.get("embedding") is None]
+        computed = iter(get_embedder().embed(texts)) if texts else iter(())
+        with transaction.atomic():
+            Memory.objects.bulk_create(
+                Memory(
+                    id=row["id"],
+                    content=row["content"],
+                    content_fingerprint=content_fingerprint(row["content"]),
+                    kind=row["kind"],
+                    owner=user(row["owner"]),
+                    project=project(row.get("project")),
+                    visibility=row["visibility"],
+                    provenance=row["provenance"],
+                    session=row.get("session"),
+                    session_key=row.get("session_key") or row.get("session") or "",
+                    metadata=row.get("metadata") or {},
+                    embedding=row["embedding"] if row.get("embedding") is not None else next(computed),
+                    state=State.LIVE,
+                    loop_status=LoopStatus.OPEN if row["kind"] in LOOP_KINDS else None,
+                    created_at=_at(row, "created_at"),
+                    updated_at=_at(row, "created_at"),
+                )
+                for row in batch
+            )
+        report.created["memory"] += len(batch)
+        progress.update(len(batch))
+    # Second pass: move each memory to its recorded lifecycle state (live -> retired only).
+    for batch in _batches(memories):
+        with transaction.atomic():
+            for row in batch:
+                recorded: dict[str, Any] = {
+                    "loop_status": row.get("loop_status"),
+                    "closed_by_id": row.get("closed_by"),
+                    "closed_at": _when(row, "closed_at", required=False),
+                    "updated_at": _when(row, "updated_at", required=False) or _at(row, "created_at"),
+                }
+                if row["state"] != State.LIVE:
+                    recorded |= {
+                        "state": row["state"],
+                        "superseded_by_id": row.get("superseded_by"),
+                        "invalidated_at": _at(row, "invalidated_at"),
+                    }
+                Memory.objects.filter(pk=row["id"], state=State.LIVE).update(**recorded)
+    links = [row for _, row in rows["link"]]
+    known_links = set(Link.objects.filter(pk__in=[r["id"] for r in links]).values_list("pk", flat=True))
+    for batch in _batches([row for row in links if row["id"] not in known_links]):
+        with transaction.atomic():
+            Link.objects.bulk_create(
+                Link(
+                    id=row["id"],
+                    src_id=row["src"],
+                    dst_id=row["dst"],
+                    type=row["link_type"],
+                    origin=row["origin"],
+                    reverted=bool(row.get("reverted")),
+                    reverted_at=_when(row, "reverted_at", required=False),
+                    created_by=user(row.get("created_by")),
+                    created_at=_at(row, "created_at"),
+                )
+                for row in batch
+            )
+        report.created["link"] += len(batch)
+    report.skipped["link"] += len(known_links)
+    events = [row for _, row in rows["event"]]
+    for batch in _batches(events):
+        with transaction.atomic():
+            present = set(
+                MemoryEvent.objects.filter(memory_id__in={r["memory"] for r in batch}).values_list(
+                    "memory_id", "action", "created_at"
+                )
+            )
+            new = [r for r in batch if (r["memory"], r["action"], _when(r, "created_at")) not in present]
+            MemoryEvent.objects.bulk_create(
+                MemoryEvent(
+                    memory_id=row["memory"],
+                    action=row["action"],
+                    actor=user(row.get("actor")),
+                    reason=row.get("reason") or "",
+                    data=row.get("data") or {},
+                    created_at=_at(row, "created_at"),
+                )
+                for row in new
+            )
+        report.created["event"] += len(new)
+        report.skipped["event"] += len(batch) - len(new)
