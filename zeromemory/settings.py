@@ -243,7 +243,9 @@ EMBEDDER = os.environ.get("ZEROMEMORY_EMBEDDER", "sentence-transformers")
 if EMBEDDER not in {"sentence-transformers"}:
     raise ImproperlyConfigured(f"ZEROMEMORY_EMBEDDER must be 'sentence-transformers', not {EMBEDDER!r}")
 EMBEDDING_MODEL = os.environ.get("ZEROMEMORY_EMBEDDING_MODEL", "")
-EMBEDDING_DIMENSIONS = 384
+# The vector columns' size, fixed when the database is created (see README, "Changing the
+# embedding model" for moving to a model of another size).
+EMBEDDING_DIMENSIONS = env_int("ZEROMEMORY_EMBEDDING_DIMENSIONS", 384, minimum=1, maximum=16000)
 EMBEDDING_DEVICE = os.environ.get("ZEROMEMORY_EMBEDDING_DEVICE", "cpu")
 # Server processes (asgi/wsgi) load the model at start rather than on the first write.
 PRELOAD_EMBEDDER = env_bool("ZEROMEMORY_PRELOAD_EMBEDDER", True)

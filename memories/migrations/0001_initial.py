@@ -59,7 +59,7 @@ class Migration(migrations.Migration):
                 ('session', models.CharField(blank=True, max_length=200, null=True)),
                 ('session_key', models.CharField(blank=True, default='', max_length=220)),
                 ('metadata', models.JSONField(blank=True, default=dict)),
-                ('embedding', pgvector.django.vector.VectorField(dimensions=384)),
+                ('embedding', pgvector.django.vector.VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)),
                 ('search_vector', models.GeneratedField(db_persist=True, expression=django.contrib.postgres.search.SearchVector('content', config='english'), output_field=django.contrib.postgres.search.SearchVectorField())),
                 ('state', models.CharField(choices=[('live', 'Live'), ('superseded', 'Superseded'), ('forgotten', 'Forgotten')], default='live', max_length=16)),
                 ('invalidated_at', models.DateTimeField(blank=True, null=True)),

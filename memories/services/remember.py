@@ -11,7 +11,7 @@ from django.db import transaction
 
 from memories import hooks
 from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, LoopStatus, Provenance, State, Visibility
-from memories.embeddings import EmbeddingError, embed_one
+from memories.embeddings import EmbeddingError, embed_one, get_embedder
 from memories.errors import ErrorCode, Forbidden, NotFound, ServiceUnavailable, ValidationFailed
 from memories.locks import advisory_lock, lock_memories
 from memories.models import Credential, Memory
@@ -93,6 +93,7 @@ def memory_remember(
         session_key=session or (credential.default_session if credential is not None else ""),
         metadata=metadata or {},
         embedding=embedding,
+        embedding_model=get_embedder().name,
         loop_status=LoopStatus.OPEN if kind in LOOP_KINDS else None,
     )
 

