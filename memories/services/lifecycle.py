@@ -6,6 +6,7 @@ These run inside a caller's transaction on rows the caller has locked
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -34,6 +35,30 @@ def event_append(
     )
 
 
+def retire(*, memory: Memory, successor: Memory | None, now: datetime) -> bool:
+    """Move a live, locked ``memory`` to superseded (by ``successor``) or, without one, to
+    forgotten; an open loop closes with it. True if a loop was closed.
+
+    The update is guarded by the expected state: a row that stopped being live since it was
+    locked and read is reported as LostRace, never overwritten.
+    """
+    closes_loop = memory.loop_status == LoopStatus.OPEN
+    changes: dict[str, Any] = {
+        "state": State.SUPERSEDED if successor is not None else State.FORGOTTEN,
+        "superseded_by": successor,
+        "invalidated_at": now,
+        "updated_at": now,
+    }
+    if closes_loop:
+        changes |= {"loop_status": LoopStatus.CLOSED, "closed_by": successor, "closed_at": now}
+    updated = Memory.objects.filter(pk=memory.pk, state=State.LIVE, superseded_by__isnull=True).update(**changes)
+    if updated != 1:
+        raise LostRace(f"{memory.pk} is no longer live")
+    for field, value in changes.items():
+        setattr(memory, field, value)
+    return closes_loop
+
+
 def retire_by_successor(
     *,
     target: Memory,
@@ -43,26 +68,9 @@ def retire_by_successor(
     credential: Credential | None = None,
     reason: str = "",
 ) -> Link:
-    """Retire a live, locked ``target`` in favour of ``successor`` and record the edge.
-
-    The update is guarded by the expected state: a row that stopped being live since it was
-    locked and read is reported as LostRace, never overwritten.
-    """
+    """Retire a live, locked ``target`` in favour of ``successor`` and record the edge."""
     now = timezone.now()
-    closes_loop = target.loop_status == LoopStatus.OPEN
-    changes: dict[str, Any] = {
-        "state": State.SUPERSEDED,
-        "superseded_by": successor,
-        "invalidated_at": now,
-        "updated_at": now,
-    }
-    if closes_loop:
-        changes |= {"loop_status": LoopStatus.CLOSED, "closed_by": successor, "closed_at": now}
-    updated = Memory.objects.filter(pk=target.pk, state=State.LIVE, superseded_by__isnull=True).update(**changes)
-    if updated != 1:
-        raise LostRace(f"{target.pk} is no longer live")
-    for field, value in changes.items():
-        setattr(target, field, value)
+    closes_loop = retire(memory=target, successor=successor, now=now)
     link = Link.objects.create(
         src=successor, dst=target, type=LinkType.SUPERSEDES, origin=origin, created_by=actor, created_at=now
     )

@@ -10,7 +10,7 @@ from memories.choices import EventAction, LinkOrigin, LinkType, LoopStatus, Stat
 from memories.errors import Conflict, ErrorCode, Forbidden, ValidationFailed, memory_not_found
 from memories.locks import lock_memories
 from memories.models import Credential, Link, Memory, MemoryEvent
-from memories.services.lifecycle import event_append, link_record
+from memories.services.lifecycle import LostRace, event_append, link_record, retire
 from memories.visibility import can_retire, visible_memories
 
 
@@ -37,14 +37,10 @@ def memory_forget(*, user: User, credential: Credential | None, memory_id: str, 
                 f"{memory_id} was superseded by {memory.superseded_by_id}; restore it first to forget it.",
                 code=ErrorCode.NOT_LIVE,
             )
-        now = timezone.now()
-        closes_loop = memory.loop_status == LoopStatus.OPEN
-        changes: dict[str, object] = {"state": State.FORGOTTEN, "invalidated_at": now, "updated_at": now}
-        if closes_loop:
-            changes |= {"loop_status": LoopStatus.CLOSED, "closed_by": None, "closed_at": now}
-        updated = Memory.objects.filter(pk=memory.pk, state=State.LIVE).update(**changes)
-        if updated != 1:  # pragma: no cover - the row is locked
-            raise Conflict(f"{memory_id} changed while being forgotten; retry.", code=ErrorCode.NOT_LIVE)
+        try:
+            closes_loop = retire(memory=memory, successor=None, now=timezone.now())
+        except LostRace:  # pragma: no cover - the row is locked
+            raise Conflict(f"{memory_id} changed while being forgotten; retry.", code=ErrorCode.NOT_LIVE) from None
         event_append(
             memory=memory,
             action=EventAction.FORGOTTEN,
