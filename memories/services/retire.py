@@ -49,8 +49,7 @@ def memory_forget(*, user: User, credential: Credential | None, memory_id: str, 
             reason=reason,
             data={"loop_closed": closes_loop},
         )
-    memory.refresh_from_db()
-    return memory
+    return memory  # retire() already set the new lifecycle fields on it
 
 
 def memory_restore(*, user: User, credential: Credential | None, memory_id: str, reason: str = "") -> Memory:
@@ -79,9 +78,12 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
         }
         if reopen:
             changes |= {"loop_status": LoopStatus.OPEN, "closed_by": None, "closed_at": None}
-        updated = Memory.objects.filter(pk=memory.pk, state=memory.state).update(**changes)
+        from_state = memory.state
+        updated = Memory.objects.filter(pk=memory.pk, state=from_state).update(**changes)
         if updated != 1:  # pragma: no cover - the row is locked
             raise Conflict(f"{memory_id} changed while being restored; retry.", code=ErrorCode.NOT_LIVE)
+        for field, value in changes.items():
+            setattr(memory, field, value)
         reverted = []
         if previous_successor is not None:
             for link in Link.objects.filter(
@@ -96,13 +98,12 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
             credential=credential,
             reason=reason,
             data={
-                "from_state": memory.state,
+                "from_state": from_state,
                 "previous_successor": previous_successor,
                 "reverted_links": reverted,
                 "loop_reopened": reopen,
             },
         )
-    memory.refresh_from_db()
     return memory
 
 
