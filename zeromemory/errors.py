@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import DatabaseError
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -45,26 +46,25 @@ def _flatten(detail: Any) -> Any:
     return str(detail)
 
 
-def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, DomainError):
-        return Response(error_body(str(exc.code), exc.message, exc.fields), status=exc.status)
+def describe_exception(exc: Exception) -> tuple[int, dict[str, Any]] | None:
+    """The status and error body for an expected failure; None for an unexpected one.
 
+    Shared by the REST exception handler and the MCP tools, so both report the same codes.
+    """
+    if isinstance(exc, DomainError):
+        return exc.status, error_body(str(exc.code), exc.message, exc.fields)
     if isinstance(exc, DatabaseError):
         # Lost connection, failover, statement timeout: the write rolled back as a whole.
         logger.exception("Database error", exc_info=exc)
-        return Response(
-            error_body("database_unavailable", "The database could not complete the request; nothing was changed."),
-            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        return status.HTTP_503_SERVICE_UNAVAILABLE, error_body(
+            "database_unavailable", "The database could not complete the request; nothing was changed."
         )
-
-    response = exception_handler(exc, context)
-    if response is None:
-        # Unexpected: log it and answer in the API's shape, never with an HTML 500 page.
-        logger.exception("Unhandled error in %s", context.get("view").__class__.__name__, exc_info=exc)
-        return Response(
-            error_body("server_error", "The server could not complete the request."),
-            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
-        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        return None
 
     code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "error")
     if isinstance(exc, exceptions.ValidationError):
@@ -72,12 +72,28 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if isinstance(detail, dict):
             non_field = detail.pop("non_field_errors", None)
             message = "; ".join(non_field) if non_field else "The request is invalid; see fields."
-            response.data = error_body(code, message, detail or None)
-        else:
-            response.data = error_body(code, "; ".join(detail) if isinstance(detail, list) else detail)
-    else:
-        detail = getattr(exc, "detail", str(exc))
-        response.data = error_body(code, str(detail))
+            return exc.status_code, error_body(code, message, detail or None)
+        return exc.status_code, error_body(code, "; ".join(detail) if isinstance(detail, list) else detail)
+    return exc.status_code, error_body(code, str(exc.detail))
+
+
+def server_error_body() -> dict[str, Any]:
+    return error_body("server_error", "The server could not complete the request.")
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    described = describe_exception(exc)
+    if described is None:
+        # Unexpected: log it and answer in the API's shape, never with an HTML 500 page.
+        logger.exception("Unhandled error in %s", context.get("view").__class__.__name__, exc_info=exc)
+        return Response(server_error_body(), status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+    answer, body = described
+    # DRF's handler adds the headers that go with some errors (WWW-Authenticate, Retry-After).
+    response = exception_handler(exc, context)
+    if response is None:
+        return Response(body, status=answer)
+    response.data = body
+    response.status_code = answer
     return response
 
 
@@ -99,7 +115,7 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Any:
 
 def handler500(request: HttpRequest) -> Any:
     if _is_api(request):
-        return JsonResponse(error_body("server_error", "The server could not complete the request."), status=500)
+        return JsonResponse(server_error_body(), status=500)
     from django.views.defaults import server_error
 
     return server_error(request)

@@ -1,18 +1,14 @@
-"""Thin API views: validate, call a service or selector, render."""
+"""Thin REST views: parse the HTTP request, run the operation (shared with MCP), render."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memories import selectors, services
 from memories.api import examples as ex
+from memories.api import operations
 from memories.api.pagination import FeedPagination
 from memories.api.serializers import (
     FeedQuerySerializer,
@@ -21,18 +17,12 @@ from memories.api.serializers import (
     LinkSerializer,
     MemorySerializer,
     ReasonSerializer,
-    RecallHitSerializer,
     RecallInputSerializer,
     RecallResponseSerializer,
     RememberInputSerializer,
     RememberResponseSerializer,
-    link_specs,
-    remember_response,
 )
 from memories.auth import request_credential, request_user
-from memories.idempotency import request_fingerprint, run_idempotently
-from memories.models import Memory
-from memories.recall import recall
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -55,14 +45,7 @@ class MemoryListView(APIView):
         summary="The feed: visible memories, newest first, cursor-paginated.",
     )
     def get(self, request: Request) -> Response:
-        query = FeedQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        params = query.validated_data
-        user = request_user(request)
-        project = selectors.project_for_member(user=user, slug=params["project"]) if params.get("project") else None
-        memories = selectors.memory_feed(
-            user=user, state=params["state"], kind=params.get("kind"), project=project, query=params.get("q")
-        )
+        memories = operations.feed_queryset(user=request_user(request), data=request.query_params)
         paginator = FeedPagination()
         page = paginator.paginate_queryset(memories, request, view=self)
         assert page is not None
@@ -90,37 +73,12 @@ class MemoryListView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        user = request_user(request)
-        credential = request_credential(request)
-
-        def perform() -> tuple[int, Any]:
-            payload = RememberInputSerializer(data=request.data)
-            payload.is_valid(raise_exception=True)
-            data: dict[str, Any] = dict(payload.validated_data)
-            result = services.memory_remember(
-                user=user,
-                credential=credential,
-                content=data["content"],
-                kind=data["kind"],
-                project_slug=data.get("project"),
-                visibility=data.get("visibility"),
-                session=data.get("session"),
-                metadata=data.get("metadata"),
-                links=link_specs(data),
-            )
-            answer = status.HTTP_200_OK if result.absorbed else status.HTTP_201_CREATED
-            return answer, remember_response(result)
-
-        key = request.headers.get("Idempotency-Key")
-        if key is None:
-            answer, body = perform()
-        else:
-            answer, body = run_idempotently(
-                credential=credential,
-                key=key,
-                request_hash=request_fingerprint("POST", request.path, request.data),
-                perform=perform,
-            )
+        answer, body = operations.remember(
+            user=request_user(request),
+            credential=request_credential(request),
+            data=request.data,
+            idempotency_key=request.headers.get("Idempotency-Key"),
+        )
         return Response(body, status=answer)
 
 
@@ -133,19 +91,12 @@ class MemoryDetailView(APIView):
         summary="One memory with its lifecycle fields.",
     )
     def get(self, request: Request, memory_id: str) -> Response:
-        memory = selectors.memory_get(user=request_user(request), memory_id=memory_id)
-        return Response(MemorySerializer(memory).data)
+        return _respond(operations.detail(user=request_user(request), memory_id=memory_id))
 
 
-def _lifecycle_action(request: Request, memory_id: str, service: Callable[..., Memory]) -> Response:
-    """forget and restore: the same request ({"reason"?}) and answer (the memory)."""
-    payload = ReasonSerializer(data=request.data)
-    payload.is_valid(raise_exception=True)
-    user = request_user(request)
-    service(
-        user=user, credential=request_credential(request), memory_id=memory_id, reason=payload.validated_data["reason"]
-    )
-    return Response(MemorySerializer(selectors.memory_get(user=user, memory_id=memory_id)).data)
+def _respond(outcome: operations.Outcome) -> Response:
+    answer, body = outcome
+    return Response(body, status=answer)
 
 
 MEMORY_ID = OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")
@@ -164,7 +115,14 @@ class MemoryForgetView(APIView):
         ],
     )
     def post(self, request: Request, memory_id: str) -> Response:
-        return _lifecycle_action(request, memory_id, services.memory_forget)
+        return _respond(
+            operations.forget(
+                user=request_user(request),
+                credential=request_credential(request),
+                memory_id=memory_id,
+                data=request.data,
+            )
+        )
 
 
 class MemoryRestoreView(APIView):
@@ -177,7 +135,14 @@ class MemoryRestoreView(APIView):
         summary="Make a superseded or forgotten memory live again.",
     )
     def post(self, request: Request, memory_id: str) -> Response:
-        return _lifecycle_action(request, memory_id, services.memory_restore)
+        return _respond(
+            operations.restore(
+                user=request_user(request),
+                credential=request_credential(request),
+                memory_id=memory_id,
+                data=request.data,
+            )
+        )
 
 
 class MemoryHistoryView(APIView):
@@ -189,14 +154,7 @@ class MemoryHistoryView(APIView):
         summary="The version chain around a memory: every memory joined to it by supersedes links.",
     )
     def get(self, request: Request, memory_id: str) -> Response:
-        history = selectors.memory_history(user=request_user(request), memory_id=memory_id)
-        return Response(
-            {
-                "head": history.head,
-                "versions": MemorySerializer(history.versions, many=True).data,
-                "edges": LinkSerializer(history.edges, many=True).data,
-            }
-        )
+        return _respond(operations.history(user=request_user(request), memory_id=memory_id))
 
 
 class LinkCreateView(APIView):
@@ -219,13 +177,7 @@ class LinkCreateView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        payload = LinkCreateSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        data = payload.validated_data
-        link, created = services.link_create(
-            user=request_user(request), src_id=data["src"], dst_id=data["dst"], type=data["type"]
-        )
-        return Response(LinkSerializer(link).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return _respond(operations.link(user=request_user(request), data=request.data))
 
 
 class RecallView(APIView):
@@ -244,16 +196,4 @@ class RecallView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        payload = RecallInputSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        data = payload.validated_data
-        hits = recall(
-            user=request_user(request),
-            query=data["query"],
-            project_slug=data.get("project"),
-            kinds=data.get("kinds"),
-            limit=data["limit"],
-            include_superseded=data["include_superseded"],
-            as_of=data.get("as_of"),
-        )
-        return Response({"results": RecallHitSerializer(hits, many=True).data})
+        return _respond(operations.recall(user=request_user(request), data=request.data))

@@ -1,0 +1,293 @@
+"""The MCP tools: names, descriptions and input schemas, each bound to an agent operation.
+
+The descriptions are where an agent learns how to use the server (recall before writing,
+declare what a write replaces), so they say it plainly and show the exact argument shapes.
+Arguments are validated by the same serializers as the REST API, so a bad argument answers
+the same ``invalid`` error with field messages; the schemas here describe, they do not gate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from memories.api import operations
+from memories.choices import Kind, LinkType, Visibility
+from memories.errors import ValidationFailed
+from memories.ids import MEMORY_ID_RE
+from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH, Credential
+
+INSTRUCTIONS = """\
+zeromemory keeps short statements ("memories") for you and your team across conversations.
+- Before you write, recall: search for what you already know about the topic.
+- One fact per memory, in a sentence that stands on its own.
+- When a fact changes, replace the old memory in the same write: call remember with
+  links=[{"type": "supersedes", "dst": "<id of the old memory>"}]. The old version is retired
+  (reversibly) and kept as history; recall then answers with the new one only.
+- If a remember answer lists similar_existing, read them: if one is an older version of what
+  you wrote, remember the same content again with that supersedes link (the repeat is absorbed).
+- forget retires a memory that is simply no longer true; restore_memory undoes a retirement.
+"""
+
+MEMORY_ID_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "pattern": MEMORY_ID_RE.pattern,
+    "description": "A memory id: mem_ followed by a 26-character ULID.",
+}
+PROJECT_SCHEMA: dict[str, Any] = {
+    "type": ["string", "null"],
+    "maxLength": 64,
+    "description": "Project slug. Omit it for your personal scope.",
+}
+
+
+def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+REMEMBER_DESCRIPTION = """\
+Store one short, self-contained statement (a fact, decision, preference, plan, procedure, \
+observation, task or open question).
+
+Recall first: call `recall` on the topic before writing, so you know whether you are adding \
+something new or replacing something you already stored.
+
+Replacing an old fact (the deploy window moved, a decision changed, a task is done): declare it \
+in this same call and the server stores the new memory, retires the old one (reversibly) and \
+records the version link, atomically:
+  {"content": "Deploy window is Friday 14:00 UTC.", "project": "acme",
+   "links": [{"type": "supersedes", "dst": "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T"}]}
+Up to 10 supersedes targets per write. Targets that are already retired or missing are reported \
+in `skipped` and the write still succeeds.
+
+Without a declaration the answer lists `similar_existing`: your nearest live memories. If one \
+is an older version of what you just wrote, call remember again with the same content and \
+links=[{"type": "supersedes", "dst": "<that id>"}] (the repeat is absorbed and the declaration \
+applies). Repeating a statement verbatim never makes a duplicate: the answer has absorbed=true.
+
+Answers {"memory", "absorbed", "superseded", "skipped", "similar_existing"?, "hint"?}."""
+
+REMEMBER_SCHEMA = _object(
+    {
+        "content": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_CONTENT_LENGTH,
+            "description": "The statement, 1 to 8,000 characters.",
+        },
+        "kind": {"type": "string", "enum": list(Kind.values), "default": Kind.FACT.value},
+        "project": PROJECT_SCHEMA,
+        "visibility": {
+            "type": "string",
+            "enum": list(Visibility.values),
+            "description": "project: every project member sees it (the default in a project); private: only you. "
+            "A personal memory is always private.",
+        },
+        "session": {
+            "type": ["string", "null"],
+            "maxLength": MAX_SESSION_LENGTH,
+            "description": "Your conversation or run id; repeats are absorbed within a session.",
+        },
+        "metadata": {
+            "type": "object",
+            "description": f"Any JSON object, at most {MAX_METADATA_BYTES:,} bytes.",
+        },
+        "links": {
+            "type": "array",
+            "maxItems": 50,
+            "description": 'Typed edges from the new memory. {"type": "supersedes", "dst": id} replaces that memory.',
+            "items": _object(
+                {"type": {"type": "string", "enum": list(LinkType.values)}, "dst": MEMORY_ID_SCHEMA},
+                ["type", "dst"],
+            ),
+        },
+        "idempotency_key": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "Retry safety: a repeat with the same key and arguments returns the first answer.",
+        },
+    },
+    ["content"],
+)
+
+RECALL_DESCRIPTION = """\
+Search what you (and your projects) know: hybrid semantic and full-text search over memories \
+you may see. Call it before remembering, and whenever the conversation touches something you \
+may have stored. Live memories only unless include_superseded; `as_of` answers as the store \
+stood at that time. Answers {"results": [{"memory", "distance", "score"}]}, best first."""
+
+RECALL_SCHEMA = _object(
+    {
+        "query": {"type": "string", "minLength": 1, "maxLength": MAX_CONTENT_LENGTH},
+        "project": {**PROJECT_SCHEMA, "description": "Search this project plus your personal scope."},
+        "kinds": {"type": "array", "items": {"type": "string", "enum": list(Kind.values)}, "maxItems": 8},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+        "include_superseded": {"type": "boolean", "default": False},
+        "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
+    },
+    ["query"],
+)
+
+MEMORY_ARGUMENT = {"memory_id": MEMORY_ID_SCHEMA}
+REASON_ARGUMENT = {"reason": {"type": "string", "maxLength": 2000, "description": "Why (kept in the history)."}}
+
+FORGET_DESCRIPTION = """\
+Retire a memory that is no longer true and has no replacement (to replace it, use remember \
+with a supersedes link instead). Reversible with restore_memory; idempotent. A superseded \
+memory answers not_live. Answers the memory."""
+
+RESTORE_DESCRIPTION = """\
+Make a superseded or forgotten memory live again (undo a supersede or a forget): its \
+successor link stays in the history marked reverted, and a loop it closed reopens. Idempotent \
+on a live memory. Answers the memory."""
+
+LINK_DESCRIPTION = """\
+Record a typed edge between two memories you can see (you must be able to write src). It never \
+retires anything: even a supersedes link made here leaves dst live. To replace a memory, \
+remember the new version with links=[{"type": "supersedes", "dst": id}]. Answers the link."""
+
+HISTORY_DESCRIPTION = """\
+The version chain of a memory: every version joined to it by supersedes links (both \
+directions), oldest first, the links between them, and head (the newest live version). \
+Answers {"head", "versions", "edges"}."""
+
+GET_DESCRIPTION = "One memory with its lifecycle fields (state, superseded_by, loop status...)."
+
+FEED_DESCRIPTION = """\
+Browse memories you may see, newest first (live ones unless state says otherwise), optionally \
+filtered by kind, project or a text query. Answers {"results", "next"}: pass next back as \
+cursor for the following page (null at the end)."""
+
+FEED_SCHEMA = _object(
+    {
+        "state": {"type": "string", "enum": ["live", "superseded", "forgotten", "all"], "default": "live"},
+        "kind": {"type": "string", "enum": list(Kind.values)},
+        "project": {"type": "string", "maxLength": 64},
+        "q": {"type": "string", "maxLength": 500, "description": "Text search of content."},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+        "cursor": {"type": "string", "description": "The previous page's next."},
+    },
+    [],
+)
+
+
+@dataclass(frozen=True)
+class AgentTool:
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    run: Callable[[User, Credential, dict[str, Any]], operations.Outcome]
+    read_only: bool = False
+    idempotent: bool = False
+
+
+def _memory_id(arguments: dict[str, Any]) -> str:
+    # "id" is accepted too: agents that know the REST paths (/memories/{id}/) reach for it.
+    memory_id = arguments.pop("memory_id", None) or arguments.pop("id", None)
+    if not isinstance(memory_id, str) or not memory_id:
+        raise ValidationFailed("memory_id is required.", fields={"memory_id": ["This field is required."]})
+    return memory_id
+
+
+def _remember(user: User, credential: Credential, arguments: dict[str, Any]) -> operations.Outcome:
+    key = arguments.pop("idempotency_key", None)
+    return operations.remember(
+        user=user, credential=credential, data=arguments, idempotency_key=None if key is None else str(key)
+    )
+
+
+def _forget(user: User, credential: Credential, arguments: dict[str, Any]) -> operations.Outcome:
+    return operations.forget(user=user, credential=credential, memory_id=_memory_id(arguments), data=arguments)
+
+
+def _restore(user: User, credential: Credential, arguments: dict[str, Any]) -> operations.Outcome:
+    return operations.restore(user=user, credential=credential, memory_id=_memory_id(arguments), data=arguments)
+
+
+TOOLS: dict[str, AgentTool] = {
+    tool.name: tool
+    for tool in [
+        AgentTool("remember", "Remember", REMEMBER_DESCRIPTION, REMEMBER_SCHEMA, _remember),
+        AgentTool(
+            "recall",
+            "Recall",
+            RECALL_DESCRIPTION,
+            RECALL_SCHEMA,
+            lambda user, _credential, arguments: operations.recall(user=user, data=arguments),
+            read_only=True,
+        ),
+        AgentTool(
+            "forget",
+            "Forget",
+            FORGET_DESCRIPTION,
+            _object({**MEMORY_ARGUMENT, **REASON_ARGUMENT}, ["memory_id"]),
+            _forget,
+            idempotent=True,
+        ),
+        AgentTool(
+            "restore_memory",
+            "Restore a memory",
+            RESTORE_DESCRIPTION,
+            _object({**MEMORY_ARGUMENT, **REASON_ARGUMENT}, ["memory_id"]),
+            _restore,
+            idempotent=True,
+        ),
+        AgentTool(
+            "link",
+            "Link two memories",
+            LINK_DESCRIPTION,
+            _object(
+                {"src": MEMORY_ID_SCHEMA, "dst": MEMORY_ID_SCHEMA, "type": {"type": "string", "enum": LinkType.values}},
+                ["src", "dst", "type"],
+            ),
+            lambda user, _credential, arguments: operations.link(user=user, data=arguments),
+            idempotent=True,
+        ),
+        AgentTool(
+            "memory_history",
+            "Version history",
+            HISTORY_DESCRIPTION,
+            _object(MEMORY_ARGUMENT, ["memory_id"]),
+            lambda user, _credential, arguments: operations.history(user=user, memory_id=_memory_id(arguments)),
+            read_only=True,
+        ),
+        AgentTool(
+            "memory_get",
+            "Get a memory",
+            GET_DESCRIPTION,
+            _object(MEMORY_ARGUMENT, ["memory_id"]),
+            lambda user, _credential, arguments: operations.detail(user=user, memory_id=_memory_id(arguments)),
+            read_only=True,
+        ),
+        AgentTool(
+            "memory_feed",
+            "Browse memories",
+            FEED_DESCRIPTION,
+            FEED_SCHEMA,
+            lambda user, _credential, arguments: operations.feed_page(user=user, data=arguments),
+            read_only=True,
+        ),
+    ]
+}
+
+
+def unknown_arguments(tool: AgentTool, arguments: dict[str, Any]) -> dict[str, list[str]]:
+    """Arguments the tool does not take. Refused rather than ignored: a misspelt ``links``
+    would otherwise turn a declared supersede into a plain write without a word."""
+    allowed = set(tool.input_schema["properties"])
+    if "memory_id" in allowed:
+        allowed.add("id")
+    unknown: dict[str, list[str]] = {}
+    for name in arguments:
+        if name in allowed:
+            continue
+        message = "Unknown argument."
+        if name in {"supersedes", "supersede", "replaces"}:
+            message += ' Declare a replacement with links=[{"type": "supersedes", "dst": "<id>"}].'
+        unknown[name] = [message]
+    return unknown

@@ -1,0 +1,165 @@
+"""The /mcp/ endpoint as HTTP: authentication, methods, hand-written JSON-RPC, WSGI, isolation."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx2
+import pytest
+from django.test import Client as DjangoClient
+from mcp.shared.exceptions import MCPError
+
+from memories import services
+from memories.models import Memory
+from tests.conftest import Persona
+from tests.helpers import store_snapshot
+from tests.mcp.conftest import Agent, agent_for, open_client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ACCEPT = "application/json, text/event-stream"
+
+
+def rpc(method: str, params: dict[str, Any] | None = None, ident: int | None = 1) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        message["params"] = params
+    if ident is not None:
+        message["id"] = ident
+    return message
+
+
+INITIALIZE = rpc(
+    "initialize",
+    {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}},
+)
+
+
+def post(url: str, message: dict[str, Any], token: str | None, **headers: str) -> httpx2.Response:
+    sent = {"Accept": ACCEPT, "Content-Type": "application/json", **headers}
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    return httpx2.post(url, content=json.dumps(message), headers=sent, timeout=60)
+
+
+@pytest.mark.parametrize("header", [None, "Bearer zm_nope_nope", "Token abc", "Bearer"])
+def test_requests_without_a_valid_token_answer_401_before_anything_else(
+    asgi_server: str, alice: Persona, header: str | None
+) -> None:
+    headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
+    if header is not None:
+        headers["Authorization"] = header
+    call = rpc("tools/call", {"name": "remember", "arguments": {"content": "sneaky"}})
+
+    response = httpx2.post(f"{asgi_server}/mcp/", content=json.dumps(call), headers=headers, timeout=60)
+
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == 'Bearer realm="zeromemory"'
+    expected = "not_authenticated" if header is None else "authentication_failed"
+    assert response.json()["error"]["code"] == expected
+    assert Memory.objects.count() == 0
+
+
+def test_a_revoked_token_is_refused(asgi_server: str, alice: Persona) -> None:
+    services.credential_revoke(credential=alice.credential)
+
+    response = post(f"{asgi_server}/mcp/", INITIALIZE, alice.token)
+
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "authentication_failed"
+
+
+def test_the_sdk_client_without_a_token_cannot_connect(asgi_server: str, alice: Persona) -> None:
+    with pytest.raises(ExceptionGroup) as raised:
+        Agent(asgi_server, None).tools()
+    assert raised.group_contains(MCPError)
+
+
+def test_a_hand_written_json_rpc_exchange_works_on_both_spellings_of_the_path(asgi_server: str, alice: Persona) -> None:
+    for path in ("/mcp/", "/mcp"):
+        hello = post(f"{asgi_server}{path}", INITIALIZE, alice.token)
+        assert hello.status_code == 200
+        assert hello.headers["content-type"].startswith("application/json")
+        assert hello.json()["result"]["serverInfo"]["name"] == "zeromemory"
+        assert "supersedes" in hello.json()["result"]["instructions"]
+
+    call = rpc("tools/call", {"name": "remember", "arguments": {"content": "Hand-written JSON-RPC works."}}, 2)
+    answer = post(f"{asgi_server}/mcp", call, alice.token, **{"MCP-Protocol-Version": "2025-06-18"})
+
+    result = answer.json()["result"]
+    assert result["isError"] is False
+    assert result["structuredContent"]["memory"]["content"] == "Hand-written JSON-RPC works."
+    assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+
+
+def test_get_offers_no_event_stream(asgi_server: str, alice: Persona) -> None:
+    response = httpx2.get(
+        f"{asgi_server}/mcp/", headers={"Authorization": f"Bearer {alice.token}", "Accept": ACCEPT}, timeout=60
+    )
+
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "POST"
+    assert response.json()["error"]["code"] == "method_not_allowed"
+
+
+def test_malformed_json_rpc_is_a_protocol_error_not_a_server_error(asgi_server: str, alice: Persona) -> None:
+    before = store_snapshot()
+    response = httpx2.post(
+        f"{asgi_server}/mcp/",
+        content=b"{not json",
+        headers={"Authorization": f"Bearer {alice.token}", "Accept": ACCEPT, "Content-Type": "application/json"},
+        timeout=60,
+    )
+
+    assert 400 <= response.status_code < 500
+    assert store_snapshot() == before
+
+
+def test_the_endpoint_is_served_by_the_wsgi_stack_too(alice: Persona) -> None:
+    """runserver and WSGI servers reach the same view through Django's sync handler."""
+    client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {alice.token}", HTTP_ACCEPT=ACCEPT)
+    call = rpc("tools/call", {"name": "remember", "arguments": {"content": "WSGI serves MCP as well."}})
+
+    response = client.post("/mcp/", data=json.dumps(call), content_type="application/json")
+
+    assert response.status_code == 200
+    structured = json.loads(response.content)["result"]["structuredContent"]
+    assert structured["memory"]["owner"] == "alice"
+    assert Memory.objects.get(pk=structured["memory"]["id"]).content == "WSGI serves MCP as well."
+
+
+def test_concurrent_callers_each_act_as_themselves(asgi_server: str, alice: Persona, carol: Persona) -> None:
+    """The caller travels in a context variable: interleaved requests must never swap identities."""
+
+    async def remember_as(persona: Persona, n: int) -> str:
+        async with open_client(f"{asgi_server}/mcp/", persona.token) as client:
+            result = await client.call_tool("remember", {"content": f"{persona.username} note number {n}"})
+            owner: str = result.structured_content["memory"]["owner"]
+            return owner
+
+    async def everyone() -> list[str]:
+        return await asyncio.gather(*(remember_as(alice if n % 2 else carol, n) for n in range(16)))
+
+    owners = asyncio.run(everyone())
+
+    assert owners == ["alice" if n % 2 else "carol" for n in range(16)]
+    for memory in Memory.objects.select_related("owner"):
+        assert memory.content.startswith(memory.owner.username)
+
+
+def test_a_database_error_answers_the_same_503_code(asgi_server: str, alice: Persona, monkeypatch: Any) -> None:
+    from django.db import OperationalError
+
+    from memories.api import operations
+
+    def broken(**_: Any) -> Any:
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(operations, "history", broken)
+    memory = agent_for(asgi_server, alice).ok("remember", {"content": "Something to look up."})["memory"]
+
+    error = agent_for(asgi_server, alice).error("memory_history", {"memory_id": memory["id"]})
+
+    assert error["code"] == "database_unavailable"
