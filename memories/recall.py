@@ -15,7 +15,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db import connection, transaction
+from django.db import connections, transaction
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from pgvector.django import CosineDistance
 
@@ -87,12 +87,14 @@ def vector_ranking(memories: QuerySet[Memory], embedding: list[float], count: in
     """
     ranked = memories.annotate(distance=CosineDistance("embedding", embedding)).order_by("distance")
     rows = ranked.values_list("pk", "distance")[:count]
-    with transaction.atomic(), connection.cursor() as cursor:
+    # The settings must be on the connection the query runs on (a replica, for recall).
+    alias = rows.db
+    with transaction.atomic(using=alias), connections[alias].cursor() as cursor:
         cursor.execute("SET LOCAL hnsw.iterative_scan = strict_order")
         cursor.execute(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, count)}")
         found = list(rows)
     if len(found) < count:
-        with transaction.atomic(), connection.cursor() as cursor:
+        with transaction.atomic(using=alias), connections[alias].cursor() as cursor:
             # No HNSW (an index scan): a sequential or bitmap scan, both exact.
             cursor.execute("SET LOCAL enable_indexscan = off")
             cursor.execute("SET LOCAL enable_seqscan = on")

@@ -147,27 +147,19 @@ DB_POOL = env_bool("ZEROMEMORY_DB_POOL", True)
 DB_POOL_MAX_SIZE = env_int("ZEROMEMORY_DB_POOL_MAX_SIZE", 10, minimum=1, maximum=500)
 
 
-def _database() -> dict[str, Any]:
-    if DATABASE_URL:
-        import dj_database_url
+def _parse_database_url(url: str, variable: str) -> dict[str, Any]:
+    import dj_database_url
 
-        try:
-            config: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL))
-        except ValueError as exc:
-            raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from None
-        if config.get("ENGINE") != "django.db.backends.postgresql":
-            raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgresql://…)")
-    else:
-        from zeromemory.embedded_db import DATABASE_USER, EmbeddedServer
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url))
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{variable} is not a valid database URL: {exc}") from None
+    if config.get("ENGINE") != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(f"{variable} must point at PostgreSQL (postgresql://…)")
+    return config
 
-        server = EmbeddedServer(DATA_DIR)
-        config = {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": "zeromemory",
-            "USER": DATABASE_USER,
-            "HOST": server.host,
-            "PORT": str(server.effective_port),
-        }
+
+def _with_options(config: dict[str, Any]) -> dict[str, Any]:
     options: dict[str, Any] = dict(config.get("OPTIONS") or {})
     # Short OLTP queries: JIT compilation only ever adds milliseconds to them.
     options.setdefault("options", "-c jit=off")
@@ -179,7 +171,36 @@ def _database() -> dict[str, Any]:
     return config
 
 
-DATABASES = {"default": _database()}
+def _database() -> dict[str, Any]:
+    if DATABASE_URL:
+        config = _parse_database_url(DATABASE_URL, "DATABASE_URL")
+    else:
+        from zeromemory.embedded_db import DATABASE_USER, EmbeddedServer
+
+        server = EmbeddedServer(DATA_DIR)
+        config = {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": "zeromemory",
+            "USER": DATABASE_USER,
+            "HOST": server.host,
+            "PORT": str(server.effective_port),
+        }
+    return _with_options(config)
+
+
+def _replicas() -> dict[str, dict[str, Any]]:
+    """DATABASE_REPLICA_URLS: comma-separated read replicas (recall and the feed read there)."""
+    urls = [url.strip() for url in os.environ.get("DATABASE_REPLICA_URLS", "").split(",") if url.strip()]
+    replicas = {}
+    for number, url in enumerate(urls, start=1):
+        config = _with_options(_parse_database_url(url, "DATABASE_REPLICA_URLS"))
+        config["TEST"] = {"MIRROR": "default"}
+        replicas[f"replica{number}"] = config
+    return replicas
+
+
+DATABASES = {"default": _database(), **_replicas()}
+DATABASE_ROUTERS = ["zeromemory.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- auth -----------------------------------------------------------------------------------

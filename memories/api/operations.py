@@ -35,6 +35,7 @@ from memories.api.serializers import (
 from memories.idempotency import request_fingerprint, run_idempotently
 from memories.models import Credential, Memory
 from memories.recall import recall as recall_hits
+from zeromemory.db_router import read_alias, replica_reads
 
 Outcome = tuple[int, dict[str, Any]]
 
@@ -72,16 +73,17 @@ def recall(*, user: User, data: Any) -> Outcome:
     payload = RecallInputSerializer(data=data)
     payload.is_valid(raise_exception=True)
     fields = payload.validated_data
-    hits = recall_hits(
-        user=user,
-        query=fields["query"],
-        project_slug=fields.get("project"),
-        kinds=fields.get("kinds"),
-        limit=fields["limit"],
-        include_superseded=fields["include_superseded"],
-        as_of=fields.get("as_of"),
-    )
-    return status.HTTP_200_OK, {"results": RecallHitSerializer(hits, many=True).data}
+    with replica_reads():
+        hits = recall_hits(
+            user=user,
+            query=fields["query"],
+            project_slug=fields.get("project"),
+            kinds=fields.get("kinds"),
+            limit=fields["limit"],
+            include_superseded=fields["include_superseded"],
+            as_of=fields.get("as_of"),
+        )
+        return status.HTTP_200_OK, {"results": RecallHitSerializer(hits, many=True).data}
 
 
 def _lifecycle_action(
@@ -135,9 +137,12 @@ def feed_queryset(*, user: User, data: Any) -> Any:
     query.is_valid(raise_exception=True)
     params = query.validated_data
     project = selectors.project_for_member(user=user, slug=params["project"]) if params.get("project") else None
-    return selectors.memory_feed(
+    memories = selectors.memory_feed(
         user=user, state=params["state"], kind=params.get("kind"), project=project, query=params.get("q")
     )
+    # Evaluated later, by the paginator: pin the database now (a replica, if there is one).
+    with replica_reads():
+        return memories.using(read_alias(Memory))
 
 
 def feed_page(*, user: User, data: Any) -> Outcome:
