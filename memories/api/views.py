@@ -33,6 +33,8 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     "and changes nothing (keys are per token, kept 24 hours).",
 )
 
+MEMORY_ID = OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")
+
 
 class MemoryListView(APIView):
     """``GET``: the feed. ``POST``: remember."""
@@ -85,7 +87,7 @@ class MemoryListView(APIView):
 class MemoryDetailView(APIView):
     @extend_schema(
         operation_id="memories_detail",
-        parameters=[OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")],
+        parameters=[MEMORY_ID],
         responses={200: MemorySerializer},
         examples=[ex.MEMORY_RESPONSE],
         summary="One memory with its lifecycle fields.",
@@ -97,9 +99,6 @@ class MemoryDetailView(APIView):
 def _respond(outcome: operations.Outcome) -> Response:
     answer, body = outcome
     return Response(body, status=answer)
-
-
-MEMORY_ID = OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")
 
 
 class MemoryForgetView(APIView):

@@ -132,8 +132,9 @@ RECALL_SCHEMA = _object(
     ["query"],
 )
 
-MEMORY_ARGUMENT = {"memory_id": MEMORY_ID_SCHEMA}
-REASON_ARGUMENT = {"reason": {"type": "string", "maxLength": 2000, "description": "Why (kept in the history)."}}
+ONE_MEMORY_SCHEMA = _object({"memory_id": MEMORY_ID_SCHEMA}, ["memory_id"])
+REASON_SCHEMA = {"type": "string", "maxLength": 2000, "description": "Why (kept in the history)."}
+LIFECYCLE_SCHEMA = _object({"memory_id": MEMORY_ID_SCHEMA, "reason": REASON_SCHEMA}, ["memory_id"])
 
 FORGET_DESCRIPTION = """\
 Retire a memory that is no longer true and has no replacement (to replace it, use remember \
@@ -225,7 +226,7 @@ TOOLS: dict[str, AgentTool] = {
             "forget",
             "Forget",
             FORGET_DESCRIPTION,
-            _object({**MEMORY_ARGUMENT, **REASON_ARGUMENT}, ["memory_id"]),
+            LIFECYCLE_SCHEMA,
             _forget,
             idempotent=True,
         ),
@@ -233,7 +234,7 @@ TOOLS: dict[str, AgentTool] = {
             "restore_memory",
             "Restore a memory",
             RESTORE_DESCRIPTION,
-            _object({**MEMORY_ARGUMENT, **REASON_ARGUMENT}, ["memory_id"]),
+            LIFECYCLE_SCHEMA,
             _restore,
             idempotent=True,
         ),
@@ -252,7 +253,7 @@ TOOLS: dict[str, AgentTool] = {
             "memory_history",
             "Version history",
             HISTORY_DESCRIPTION,
-            _object(MEMORY_ARGUMENT, ["memory_id"]),
+            ONE_MEMORY_SCHEMA,
             lambda user, _credential, arguments: operations.history(user=user, memory_id=_memory_id(arguments)),
             read_only=True,
         ),
@@ -260,7 +261,7 @@ TOOLS: dict[str, AgentTool] = {
             "memory_get",
             "Get a memory",
             GET_DESCRIPTION,
-            _object(MEMORY_ARGUMENT, ["memory_id"]),
+            ONE_MEMORY_SCHEMA,
             lambda user, _credential, arguments: operations.detail(user=user, memory_id=_memory_id(arguments)),
             read_only=True,
         ),
