@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.wait import WebDriverWait
 
 from memories.choices import Role
 from memories.models import Memory
@@ -60,7 +61,10 @@ def login(browser: webdriver.Chrome, live_server, username: str) -> None:
     browser.find_element(By.NAME, "username").send_keys(username)
     browser.find_element(By.NAME, "password").send_keys("correct horse battery")
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    assert "Site administration" in browser.page_source or "/admin/" in browser.current_url
+    # The click only starts the POST; navigating on before the session cookie lands would race
+    # the login and open the next page anonymously.
+    WebDriverWait(browser, 10).until(lambda driver: "/admin/login/" not in driver.current_url)
+    assert browser.find_element(By.ID, "user-tools")
 
 
 @pytest.fixture(autouse=True)
