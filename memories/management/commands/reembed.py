@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from tqdm import tqdm
 
-from memories.embeddings import SentenceTransformerEmbedder
+from memories.embeddings import build_embedder
 from memories.models import Memory
 
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, model: str, batch_size: int, limit: int | None, **options: Any) -> None:
         if batch_size < 1:
             raise CommandError("--batch-size must be at least 1.")
-        embedder = SentenceTransformerEmbedder(model, settings.EMBEDDING_DEVICE)
+        embedder = build_embedder(model, settings.EMBEDDING_DEVICE)
         if embedder.dimensions != settings.EMBEDDING_DIMENSIONS:
             raise CommandError(
                 f"{model} gives {embedder.dimensions}-dimension vectors; this database stores "
