@@ -10,9 +10,13 @@ visible memories pass the filters.
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connections, transaction
@@ -27,10 +31,6 @@ from memories.selectors import HEAVY_COLUMNS, project_for_member
 from memories.visibility import visible_memories
 
 RRF_K = 60
-# At 100 the index found only 0.43 of the true top 10 for identifier-style queries, whose
-# neighbours crowd at near-equal distances; at 400, 1.00 for those and for questions
-# (bench/recall.py, 10,000 real embeddings).
-HNSW_EF_SEARCH = 400
 TEXT_WEIGHT = 1.5  # bench/recall.py: identifiers ranked first 0.83 -> 1.00 going from 1.0 to 1.5
 MIN_CANDIDATES = 30
 _STATE_AFTER = {
@@ -42,16 +42,74 @@ _STATE_AFTER = {
 }
 
 
-def any_word_query(text: str) -> SearchQuery:
-    """A full-text query matching memories that contain any of the words of ``text``.
+# A word in more than 1% of the memories (and in at least 500 of them) selects nothing: ranking
+# every memory that says "service" cost 17 ms at 100,000 memories and told the fusion little
+# the vectors did not. Such words are left to the vector side.
+COMMON_LEXEME_SHARE = 0.01
+COMMON_LEXEME_MIN_ROWS = 500
+COMMON_LEXEMES_TTL = 300.0  # seconds; the statistics change only as fast as ANALYZE runs
+_common_lexemes: dict[str, tuple[float, frozenset[str]]] = {}
+_common_lexemes_lock = threading.Lock()
+
+
+class LexemeQuery(SearchQuery):
+    """A tsquery of already-normalised lexemes, taken verbatim (no second stemming)."""
+
+    def __init__(self, tsquery: str) -> None:
+        super().__init__(tsquery)
+        self.tsquery = tsquery
+
+    def as_sql(self, compiler: Any, connection: Any, *args: Any, **kwargs: Any) -> tuple[str, list[Any]]:
+        return "%s::tsquery", [self.tsquery]
+
+
+def common_lexemes(alias: str) -> frozenset[str]:
+    """The lexemes too frequent to search by, from PostgreSQL's statistics of search_vector."""
+    now = time.monotonic()
+    cached = _common_lexemes.get(alias)
+    if cached is not None and now - cached[0] < COMMON_LEXEMES_TTL:
+        return cached[1]
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, c.reltuples "
+            "FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename "
+            "AND c.relnamespace = to_regnamespace(s.schemaname) "
+            "WHERE s.schemaname = current_schema() AND s.tablename = %s AND s.attname = 'search_vector'",
+            [Memory._meta.db_table],
+        )
+        row = cursor.fetchone()
+    common: frozenset[str] = frozenset()
+    if row is not None and row[0]:
+        elements, shares, rows = row
+        common = frozenset(
+            element
+            for element, share in zip(elements, shares, strict=False)  # shares has 3 summary values more
+            if share >= COMMON_LEXEME_SHARE and share * rows >= COMMON_LEXEME_MIN_ROWS
+        )
+    with _common_lexemes_lock:
+        _common_lexemes[alias] = (now, common)
+    return common
+
+
+def _quoted(lexeme: str) -> str:
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def any_word_query(text: str, alias: str) -> LexemeQuery | None:
+    """A full-text query matching memories that contain any of the telling words of ``text``.
 
     Questions rarely repeat every word of the memory they look for ("What does ERR-4471
-    mean?"), so the words are OR-ed; ts_rank then favours memories matching more of them,
-    and an identifier that splits into several lexemes (err-4471, err, 4471) weighs more.
-    Characters that websearch syntax would read as operators are dropped.
+    mean?"), so the words are OR-ed; ts_rank then favours memories matching more of them.
+    The words are normalised exactly as the stored search vectors were (english), and the
+    common ones are dropped (see COMMON_LEXEME_SHARE). None when no telling word is left.
     """
-    words = [word.strip('"').lstrip("-") for word in text.split()]
-    return SearchQuery(" or ".join(word for word in words if word), search_type="websearch", config="english")
+    with connections[alias].cursor() as cursor:
+        cursor.execute("SELECT lexeme FROM unnest(to_tsvector('english', %s)) ORDER BY lexeme", [text])
+        lexemes = [lexeme for (lexeme,) in cursor.fetchall()]
+    telling = [lexeme for lexeme in lexemes if lexeme not in common_lexemes(alias)]
+    if not telling:
+        return None
+    return LexemeQuery(" | ".join(_quoted(lexeme) for lexeme in telling))
 
 
 @dataclass(frozen=True)
@@ -87,13 +145,11 @@ def vector_ranking(memories: QuerySet[Memory], embedding: list[float], count: in
     """
     ranked = memories.annotate(distance=CosineDistance("embedding", embedding)).order_by("distance")
     rows = ranked.values_list("pk", "distance")[:count]
-    # The settings must be on the connection the query runs on (a replica, for recall).
-    alias = rows.db
-    with transaction.atomic(using=alias), connections[alias].cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.iterative_scan = strict_order")
-        cursor.execute(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, count)}")
-        found = list(rows)
+    # Every connection carries hnsw.ef_search and hnsw.iterative_scan (settings.HNSW_EF_SEARCH).
+    found = list(rows) if count <= settings.HNSW_EF_SEARCH else []
     if len(found) < count:
+        # The settings must be on the connection the query runs on (a replica, for recall).
+        alias = rows.db
         with transaction.atomic(using=alias), connections[alias].cursor() as cursor:
             # No HNSW (an index scan): a sequential or bitmap scan, both exact.
             cursor.execute("SET LOCAL enable_indexscan = off")
@@ -132,7 +188,7 @@ def recall(
 
     candidates = max(limit * 3, MIN_CANDIDATES)
     by_vector = vector_ranking(memories, embedding, candidates)
-    text_query = any_word_query(query)
+    text_query = any_word_query(query, memories.db) if use_text else None
     by_text = (
         list(
             memories.filter(search_vector=text_query)
@@ -140,7 +196,7 @@ def recall(
             .order_by("-rank", "pk")
             .values_list("pk", flat=True)[:candidates]
         )
-        if use_text
+        if text_query is not None
         else []
     )
 

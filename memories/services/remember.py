@@ -197,6 +197,8 @@ def _classify_targets(
     user: User, supersede_ids: list[str], locked: dict[str, Memory], absorbing: Memory | None
 ) -> tuple[list[Memory], list[dict[str, str]]]:
     """Per target, in SPEC R-S6's order: visibility (403), liveness (skip), right to retire (403)."""
+    if not supersede_ids:
+        return [], []
     visible = set(visible_memories(user).filter(pk__in=supersede_ids).values_list("pk", flat=True))
     retirable = retirable_ids(user, [locked[i] for i in supersede_ids if i in locked])
     to_retire: list[Memory] = []
@@ -228,6 +230,8 @@ def _target_forbidden(target_id: str) -> Forbidden:
 
 def _link_targets(user: User, links: list[LinkSpec]) -> dict[str, Memory]:
     """Both ends of a recorded link must be visible; a missing or invisible end is a 404."""
+    if not links:
+        return {}
     wanted = {link.dst for link in links}
     found = {memory.pk: memory for memory in visible_memories(user).filter(pk__in=wanted)}
     for link in links:

@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+from django.db import connection
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -175,7 +176,6 @@ def test_recall_at_10_equals_an_exact_scan_on_thousands_of_memories(alice, acme,
 
 
 def test_a_short_iterative_index_scan_falls_back_to_an_exact_scan(alice):
-    from django.db import connection
 
     from memories.recall import vector_ranking
 
@@ -212,3 +212,44 @@ def test_a_short_iterative_index_scan_falls_back_to_an_exact_scan(alice):
 
     assert len(index_alone) < 10  # what an index scan alone would silently answer
     assert sorted(pk for pk, _ in found) == sorted(tasks.values_list("pk", flat=True))
+
+
+def test_every_connection_carries_the_hnsw_search_settings(db):
+    """recall's vector side relies on them without a BEGIN/SET round trip of its own."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
+        assert cursor.fetchone() == (1,)
+        cursor.execute("SHOW hnsw.ef_search")
+        ef_search = cursor.fetchone()
+        cursor.execute("SHOW hnsw.iterative_scan")
+        iterative = cursor.fetchone()
+
+    assert ef_search == ("400",)
+    assert iterative == ("strict_order",)
+
+
+def test_words_common_in_the_store_are_left_to_the_vector_side(alice, monkeypatch):
+    for n in range(12):
+        make_memory(alice.user, f"The billing service note number {n} mentions ledger {1000 + n}.")
+    make_memory(alice.user, "Ticket ZX-81 is about the billing service.")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    monkeypatch.setattr(recall_module, "COMMON_LEXEME_MIN_ROWS", 5)
+    monkeypatch.setattr(recall_module, "COMMON_LEXEME_SHARE", 0.5)
+    recall_module._common_lexemes.clear()
+
+    common = recall_module.common_lexemes("default")
+    query = recall_module.any_word_query("billing service ticket ZX-81", "default")
+    only_common = recall_module.any_word_query("the billing service", "default")
+    response = recall(alice, "billing service ticket ZX-81")
+
+    assert {"bill", "servic"} <= common
+    assert "ticket" not in common
+    assert isinstance(query, recall_module.LexemeQuery)
+    assert "bill" not in query.tsquery
+    assert "'ticket'" in query.tsquery
+    assert only_common is None
+    assert response.status_code == 200
+    assert response.json()["results"][0]["memory"]["content"] == "Ticket ZX-81 is about the billing service."
+    assert len(response.json()["results"]) == 10
+    recall_module._common_lexemes.clear()
