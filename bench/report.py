@@ -13,7 +13,7 @@ from typing import Any
 
 from common import percentile
 
-HTTP_OPERATIONS = ("remember", "remember + 3 supersedes", "recall", "history", "feed")
+HTTP_OPERATIONS = ("remember", "remember + 3 supersedes", "recall", "recall in a project", "history", "feed")
 FLOOR = ("embedding alone", "bare SQL (write path)")
 
 
