@@ -85,10 +85,12 @@ def main() -> None:
         }
 
     # The plan of the app's query, as the app runs it.
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        similar_existing_ranking(user=bench, embedding=queries[0], project=project, exclude_ids=[], limit=10)
     with connection.cursor() as cursor:
-        sql_queryset = similar_existing_ranking(user=bench, embedding=queries[0], project=project, exclude_ids=[])[:10]
-        sql, params = sql_queryset.query.sql_with_params()
-        cursor.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + sql, params)
+        cursor.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + captured.captured_queries[-1]["sql"])
         plan = "\n".join(row[0] for row in cursor.fetchall())
 
     print("building an HNSW index for the comparison…", flush=True)
