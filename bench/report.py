@@ -194,6 +194,23 @@ def write_report(results: list[Any], path: Path, args: argparse.Namespace, secon
     quality_names = list(results[-1].quality)
     for name in quality_names:
         lines.append(f"| {name} | " + " | ".join(f"{r.quality[name]:.3f}" for r in results) + " |")
+    lines += [
+        "",
+        "## Where the time goes",
+        "",
+        "The same requests in process (Django's test client, no HTTP), median milliseconds: the "
+        "embedding, all SQL statements timed at the driver, and the rest (Python: Django, DRF, "
+        "building queries, serialising).",
+        "",
+        "| operation | " + " | ".join(f"total / embedding / SQL / Python at {r.size:,}" for r in results) + " |",
+        "| --- | " + " | ".join("---:" for _ in results) + " |",
+    ]
+    for operation in results[-1].breakdown:
+        cells = [
+            " / ".join(f"{r.breakdown[operation][part]:.1f}" for part in ("total", "embedding", "sql", "python"))
+            for r in results
+        ]
+        lines.append(f"| {operation} | " + " | ".join(cells) + " |")
     lines += ["", "## Targets", "", "| target | wanted | measured | met |", "| --- | --- | ---: | :---: |"]
     for name, wanted, measured, met in targets(results):
         lines.append(f"| {name} | {wanted} | {measured} | {'yes' if met else '**no**'} |")
@@ -215,6 +232,7 @@ def write_report(results: list[Any], path: Path, args: argparse.Namespace, secon
                     "throughput_per_s": r.throughput,
                     "peak_rss_mb": r.peak_rss_mb,
                     "quality": r.quality,
+                    "breakdown_ms": r.breakdown,
                     "hygiene_seconds": r.hygiene_seconds,
                 }
                 for r in results
