@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.expressions import CombinedExpression
 from pgvector.django import CosineDistance
 
 from memories.choices import LinkOrigin, LinkType, Provenance, State
@@ -46,11 +47,18 @@ def candidates_for(memory: Memory) -> list[Candidate]:
         Memory.objects.filter(owner_id=memory.owner_id, project=memory.project, state=State.LIVE)
         .exclude(pk__in=[memory.pk, *already, *linked])
         .defer("search_vector")
-        .annotate(distance=CosineDistance("embedding", memory.embedding))
+        .annotate(distance=exact_distance(memory.embedding))
         .filter(distance__lte=settings.HYGIENE_MAX_DISTANCE)
         .order_by("distance", "pk")[: settings.HYGIENE_MAX_CANDIDATES]
     )
     return [Candidate(memory=row, distance=float(row.distance)) for row in rows]
+
+
+def exact_distance(embedding: list[float]) -> CombinedExpression:
+    """pgvector's cosine distance to ``embedding``, as an expression the HNSW index cannot serve
+    (``+ 0``): ordered by the bare distance, PostgreSQL may walk the approximate index and filter
+    after it, silently dropping true neighbours (see memories.selectors.exact_nearest)."""
+    return CosineDistance("embedding", embedding) + 0.0
 
 
 def judge_with_retries(pair: Pair) -> Verdict:
@@ -94,27 +102,58 @@ def hygiene_check(memory_id: str) -> list[Judgment]:
     return judgments
 
 
+def decide_outcome(*, verdict: Verdict, both_live: bool, older_provenance: str, newer_provenance: str) -> Outcome:
+    """What a verdict does to a pair (SPEC §6): retire the older, queue a conflict, or nothing."""
+    retire = (
+        both_live
+        and verdict.relation in RETIRING_RELATIONS
+        and verdict.confidence >= settings.HYGIENE_AUTO_RESOLVE_THRESHOLD
+        # A watcher's capture never overrules what a person or agent said in-band.
+        and not (newer_provenance == Provenance.PROVISIONAL and older_provenance == Provenance.AUTHORITATIVE)
+    )
+    if retire:
+        return Outcome.AUTO_RESOLVED
+    if both_live and verdict.relation in QUEUED_RELATIONS:
+        return Outcome.QUEUED
+    return Outcome.NO_ACTION
+
+
+def retire_older(*, older: Memory, newer: Memory, verdict: Verdict) -> None:
+    """Retire the locked, live ``older`` in favour of ``newer`` on the judge's word."""
+    retire_by_successor(
+        target=older,
+        successor=newer,
+        origin=LinkOrigin.HYGIENE,
+        actor=None,
+        reason=f"hygiene: {verdict.relation} ({verdict.confidence:.2f})",
+    )
+
+
+def conflict_for(*, older: Memory, newer: Memory, judgment_id: int, verdict: Verdict) -> Conflict:
+    """The (unsaved) review-queue entry for a doubtful verdict."""
+    return Conflict(
+        older=older,
+        newer=newer,
+        judgment_id=judgment_id,
+        relation=verdict.relation,
+        confidence=verdict.confidence,
+        rationale=verdict.rationale,
+        same_credential=older.credential_id is not None and older.credential_id == newer.credential_id,
+    )
+
+
 def apply_verdict(*, older_id: str, newer_id: str, verdict: Verdict, judge_name: str) -> Judgment | None:
     """Record the verdict and act on it atomically; None if the pair was judged already."""
-    threshold = settings.HYGIENE_AUTO_RESOLVE_THRESHOLD
     try:
         with transaction.atomic():
             locked = lock_memories([older_id, newer_id])
             older, newer = locked[older_id], locked[newer_id]
-            both_live = older.state == State.LIVE and newer.state == State.LIVE
-            retire = (
-                both_live
-                and verdict.relation in RETIRING_RELATIONS
-                and verdict.confidence >= threshold
-                # A watcher's capture never overrules what a person or agent said in-band.
-                and not (newer.provenance == Provenance.PROVISIONAL and older.provenance == Provenance.AUTHORITATIVE)
+            outcome = decide_outcome(
+                verdict=verdict,
+                both_live=older.state == State.LIVE and newer.state == State.LIVE,
+                older_provenance=older.provenance,
+                newer_provenance=newer.provenance,
             )
-            if retire:
-                outcome = Outcome.AUTO_RESOLVED
-            elif both_live and verdict.relation in QUEUED_RELATIONS:
-                outcome = Outcome.QUEUED
-            else:
-                outcome = Outcome.NO_ACTION
             judgment = Judgment.objects.create(
                 older=older,
                 newer=newer,
@@ -125,23 +164,9 @@ def apply_verdict(*, older_id: str, newer_id: str, verdict: Verdict, judge_name:
                 outcome=outcome,
             )
             if outcome == Outcome.AUTO_RESOLVED:
-                retire_by_successor(
-                    target=older,
-                    successor=newer,
-                    origin=LinkOrigin.HYGIENE,
-                    actor=None,
-                    reason=f"hygiene: {verdict.relation} ({verdict.confidence:.2f})",
-                )
+                retire_older(older=older, newer=newer, verdict=verdict)
             elif outcome == Outcome.QUEUED:
-                Conflict.objects.create(
-                    older=older,
-                    newer=newer,
-                    judgment=judgment,
-                    relation=verdict.relation,
-                    confidence=verdict.confidence,
-                    rationale=verdict.rationale,
-                    same_credential=older.credential_id is not None and older.credential_id == newer.credential_id,
-                )
+                conflict_for(older=older, newer=newer, judgment_id=judgment.pk, verdict=verdict).save(force_insert=True)
     except IntegrityError:
         logger.info("pair %s / %s was judged already; nothing to do", older_id, newer_id)
         return None

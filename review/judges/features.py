@@ -5,6 +5,8 @@ changed, whether the changed words name another entity, temporal and negation wo
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -156,39 +158,72 @@ def _is_number(token: str) -> bool:
     return bool(_NUMBER.match(token))
 
 
+@dataclass(frozen=True)
+class TextProfile:
+    """What pair_features needs of one statement, computed once per text (see ``profile``)."""
+
+    token_count: int
+    words: frozenset[str]
+    numbers: frozenset[str]
+    # Words that may count as changed between two statements (no stopword, no temporal cue).
+    distinctive: frozenset[str]
+    leading_content: frozenset[str]  # the first three non-stopword tokens
+    normalized: str
+    temporal_cue: bool
+    negation: bool
+    contradiction_cue: bool
+
+
+@lru_cache(maxsize=65536)
+def profile(text: str) -> TextProfile:
+    """The statement's profile; cached, since a sweep compares each statement with several."""
+    toks = tokens(text)
+    words = frozenset(toks)
+    return TextProfile(
+        token_count=len(toks),
+        words=words,
+        numbers=frozenset(t for t in words if _is_number(t)),
+        distinctive=frozenset(t for t in words if t not in STOPWORDS and t not in TEMPORAL_CUES),
+        leading_content=frozenset([t for t in toks if t not in STOPWORDS][:3]),
+        normalized=normalize_for_dedup(text),
+        temporal_cue=bool(words & TEMPORAL_CUES),
+        negation=bool(words & NEGATIONS),
+        contradiction_cue=bool(words & CONTRADICTION_CUES),
+    )
+
+
 def pair_features(
     a: str, b: str, embedding_a: list[float], embedding_b: list[float], kind_a: str = "fact", kind_b: str = "fact"
 ) -> np.ndarray:
-    ta, tb = tokens(a), tokens(b)
-    sa, sb = set(ta), set(tb)
+    pa, pb = profile(a), profile(b)
+    sa, sb = pa.words, pb.words
+    na, nb = pa.numbers, pb.numbers
     cosine = float(np.dot(np.asarray(embedding_a), np.asarray(embedding_b)))
     jaccard = len(sa & sb) / max(1, len(sa | sb))
-    na, nb = {t for t in sa if _is_number(t)}, {t for t in sb if _is_number(t)}
-    only_a = [t for t in sa - sb if t not in STOPWORDS and t not in TEMPORAL_CUES]
-    only_b = [t for t in sb - sa if t not in STOPWORDS and t not in TEMPORAL_CUES]
-    changed = only_a + only_b
-    words_a = [t for t in only_a if not _is_number(t)]
-    words_b = [t for t in only_b if not _is_number(t)]
-    content_a = [t for t in ta if t not in STOPWORDS][:3]
-    content_b = [t for t in tb if t not in STOPWORDS][:3]
+    only_a = pa.distinctive - sb
+    only_b = pb.distinctive - sa
+    changed_numbers = len(only_a & na) + len(only_b & nb)
+    changed = len(only_a) + len(only_b)
+    words_a = len(only_a) - len(only_a & na)
+    words_b = len(only_b) - len(only_b & nb)
     numbers_differ = float(bool(na) and bool(nb) and na != nb)
-    diff_words = min(len(words_a), len(words_b)) / 4.0
+    diff_words = min(words_a, words_b) / 4.0
     features = [
         cosine,
         jaccard,
-        float(normalize_for_dedup(a) == normalize_for_dedup(b)),
+        float(pa.normalized == pb.normalized),
         float(bool(na) and bool(nb)),
         numbers_differ,
         float(bool(na) and na == nb),
-        float(bool(sb & TEMPORAL_CUES)),
-        float(bool(sa & TEMPORAL_CUES)),
-        float(bool(sa & NEGATIONS) != bool(sb & NEGATIONS)),
-        float(bool(sb & CONTRADICTION_CUES)),
-        min(len(ta), len(tb)) / max(1, len(ta), len(tb)),
-        min(len(words_a), 6) / 6.0,
-        min(len(words_b), 6) / 6.0,
-        (sum(_is_number(t) for t in changed) / len(changed)) if changed else 0.0,
-        len(set(content_a) & set(content_b)) / 3.0,
+        float(pb.temporal_cue),
+        float(pa.temporal_cue),
+        float(pa.negation != pb.negation),
+        float(pb.contradiction_cue),
+        min(pa.token_count, pb.token_count) / max(1, pa.token_count, pb.token_count),
+        min(words_a, 6) / 6.0,
+        min(words_b, 6) / 6.0,
+        (changed_numbers / changed) if changed else 0.0,
+        len(pa.leading_content & pb.leading_content) / 3.0,
         float(kind_a == kind_b),
         cosine * numbers_differ,
         cosine * diff_words,

@@ -9,21 +9,22 @@ from tqdm import tqdm
 from memories.choices import State
 from memories.models import Memory
 from review.models import Judgment
-from review.pipeline import hygiene_check
+from review.sweep import sweep
 
 
 class Command(BaseCommand):
     help = (
         "Sweep a backlog through the hygiene pipeline: judge every live memory that has not been "
-        "judged yet against its neighbours, oldest first, in batches, with a progress bar. Each "
-        "verdict commits on its own and pairs are never judged twice, so the sweep is safe to "
-        "interrupt and run again; it picks up where it stopped."
+        "judged yet against its neighbours, oldest first, with a progress bar. Each scope (owner, "
+        "project) is read once and its verdicts are written in batches, each committing on its own; "
+        "pairs are never judged twice, so the sweep is safe to interrupt and run again; it picks up "
+        "where it stopped."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--owner", help="Only this user's memories (username).")
         parser.add_argument("--project", help="Only this project's memories (slug).")
-        parser.add_argument("--batch-size", type=int, default=500)
+        parser.add_argument("--batch-size", type=int, default=500, help="Memories per committed batch.")
         parser.add_argument("--all", action="store_true", help="Also memories judged before (new neighbours).")
 
     def handle(
@@ -37,11 +38,7 @@ class Command(BaseCommand):
         if not all:
             judged = Judgment.objects.filter(Q(older=OuterRef("pk")) | Q(newer=OuterRef("pk")))
             backlog = backlog.exclude(Exists(judged))
-        ids = list(backlog.order_by("created_at", "pk").values_list("pk", flat=True))
-        made = 0
-        with tqdm(total=len(ids), unit="memory", disable=None, file=self.stderr._out) as progress:
-            for start in range(0, len(ids), batch_size):
-                for memory_id in ids[start : start + batch_size]:
-                    made += len(hygiene_check(memory_id))
-                    progress.update(1)
-        self.stdout.write(f"Swept {len(ids)} memories; {made} new judgments.")
+        rows = list(backlog.order_by("created_at", "pk").values_list("pk", "owner_id", "project_id"))
+        with tqdm(total=len(rows), unit="memory", disable=None, file=self.stderr._out) as progress:
+            result = sweep(rows, batch_size=batch_size, progress=progress.update)
+        self.stdout.write(f"Swept {result.memories} memories; {result.judgments} new judgments.")

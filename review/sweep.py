@@ -1,0 +1,421 @@
+"""The backlog sweep (``manage.py hygiene``): the hygiene pipeline for many memories at once.
+
+It decides what calling :func:`review.pipeline.hygiene_check` on each memory of the backlog in
+turn, oldest first, decides — the same candidates, verdicts, judgments, retirements and
+conflicts — but does the work in bulk, one scope (owner, project) at a time:
+
+* **Candidates.** The scope's live memories are read once. Every memory's neighbours come from
+  one matrix product over the unit embeddings (float32, with slack), then float64 cosine
+  distances order them and apply the cut-off. pgvector computes the distance in float32, so
+  where two candidates are so close that its rounding could order them differently — exact ties
+  included, which it breaks by id — or one sits on the cut-off, PostgreSQL itself is asked, with
+  the very query ``candidates_for`` runs, restricted to those neighbours.
+* **State.** The scope's judged pairs and declared supersedes are read once. The sweep keeps
+  them, and which memories are live, up to date as it goes: a pair is judged once, and a memory
+  retired earlier in the sweep is never judged again (its turn is skipped, it is no candidate).
+* **Writes.** Verdicts are written in batches, each in one transaction that locks the memories
+  of the pairs that may act (``duplicate``, ``supersedes``, ``contradicts``), re-checks them as
+  ``apply_verdict`` does, records every judgment in one statement (a pair judged meanwhile by a
+  concurrent writer is left alone) and then retires or opens conflicts. If a batch meets
+  anything unexpected (a concurrent writer got there first), it is rolled back and written pair
+  by pair through ``apply_verdict``, and the sweep re-reads the state it touched.
+
+A scope whose backlog is a sliver of its live memories is cheaper to sweep memory by memory, so
+it goes through ``hygiene_check`` itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q, QuerySet, TextField
+from django.db.models.functions import Cast
+from django.utils import timezone
+
+from memories.choices import LinkOrigin, LinkType, State
+from memories.locks import lock_memories
+from memories.models import Link, Memory
+from memories.services.lifecycle import LostRace
+from review.judges import JudgeError, Pair, Verdict, get_judge
+from review.models import QUEUED_RELATIONS, Conflict, Judgment, Outcome
+from review.pipeline import (
+    apply_verdict,
+    conflict_for,
+    decide_outcome,
+    exact_distance,
+    hygiene_check,
+    judge_with_retries,
+    retire_older,
+)
+
+logger = logging.getLogger(__name__)
+
+# pgvector computes the cosine distance in float32: each of its three sums over n dimensions is
+# off by at most n * 2**-24 relative to the norms, so the distance by at most about
+# 2 n 2**-24 (4.6e-5 for 384 dimensions). Two candidates whose float64 distances are closer than
+# twice this slack, or one this close to the cut-off, are left to PostgreSQL.
+EXACT_SLACK = 2.5 * settings.EMBEDDING_DIMENSIONS * 2.0**-24
+# The float32 matrix product keeps every neighbour within the cut-off plus this slack.
+SUPERSET_SLACK = max(1e-3, 10 * EXACT_SLACK)
+# Neighbours kept per memory from the matrix product; a memory that needs more gets its whole row.
+NEIGHBOURS_KEPT = 64
+# Matrix-product block: at most this many distances in memory at once.
+BLOCK_CELLS = 16_000_000
+# A scope is swept memory by memory when its live memories outnumber its backlog this much.
+PER_MEMORY_RATIO = 200
+
+
+@dataclass
+class SweepResult:
+    memories: int = 0
+    judgments: int = 0
+
+
+def sweep(
+    backlog: Sequence[tuple[str, int, int | None]],
+    *,
+    batch_size: int = 500,
+    progress: Callable[[int], object] | None = None,
+) -> SweepResult:
+    """Run the hygiene pipeline over ``backlog`` — (memory id, owner id, project id) rows, oldest
+    first — as ``hygiene_check`` on each in turn would. Each batch commits on its own."""
+    step = progress or (lambda count: None)
+    scopes: dict[tuple[int, int | None], list[str]] = {}
+    for memory_id, owner_id, project_id in backlog:
+        scopes.setdefault((owner_id, project_id), []).append(memory_id)
+    result = SweepResult()
+    for (owner_id, project_id), memory_ids in scopes.items():
+        live = Memory.objects.filter(in_scope(owner_id, project_id), state=State.LIVE).count()
+        if len(memory_ids) * PER_MEMORY_RATIO < live:
+            for memory_id in memory_ids:
+                result.judgments += len(hygiene_check(memory_id))
+                step(1)
+        else:
+            scope = ScopeSweep(owner_id, project_id, batch_size=batch_size, progress=step)
+            result.judgments += scope.run(memory_ids)
+        result.memories += len(memory_ids)
+    return result
+
+
+def in_scope(owner_id: int, project_id: int | None, prefix: str = "") -> Q:
+    """Memories (or, with ``prefix``, rows whose ``prefix`` memory is) of this owner and scope."""
+    if project_id is None:
+        return Q(**{f"{prefix}owner_id": owner_id, f"{prefix}project__isnull": True})
+    return Q(**{f"{prefix}owner_id": owner_id, f"{prefix}project_id": project_id})
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A verdict waiting for its batch to be written (members by index)."""
+
+    older: int
+    newer: int
+    verdict: Verdict
+
+
+class _Interfered(RuntimeError):
+    """A concurrent writer touched a pair of the batch; the batch is redone pair by pair."""
+
+
+class ScopeSweep:
+    """The sweep of one scope's backlog, with the scope's live memories held in memory."""
+
+    def __init__(
+        self, owner_id: int, project_id: int | None, *, batch_size: int, progress: Callable[[int], object]
+    ) -> None:
+        self.owner_id, self.project_id = owner_id, project_id
+        self.batch_size = max(1, batch_size)
+        self.progress = progress
+        self.judge_name = get_judge().name
+        self.max_distance = float(settings.HYGIENE_MAX_DISTANCE)
+        self.max_candidates = int(settings.HYGIENE_MAX_CANDIDATES)
+        live = Memory.objects.filter(in_scope(owner_id, project_id), state=State.LIVE)
+        rows = list(
+            live.annotate(vector_text=Cast("embedding", output_field=TextField()))
+            .order_by("pk")
+            .values_list("pk", "created_at", "kind", "content", "provenance", "vector_text")
+        )
+        self.pks = [row[0] for row in rows]
+        self.index = {pk: i for i, pk in enumerate(self.pks)}
+        self.order_key = [(row[1], row[0]) for row in rows]  # (created_at, pk): which is older
+        self.kinds = [row[2] for row in rows]
+        self.contents = [row[3] for row in rows]
+        self.provenances = [row[4] for row in rows]
+        self.live = [True] * len(rows)
+        # Parsed from pgvector's text exactly as the ORM does (float(v) per value): these are the
+        # embeddings hygiene_check hands the judge and the vector it sends to PostgreSQL.
+        dimensions = settings.EMBEDDING_DIMENSIONS
+        joined = ",".join(row[5][1:-1] for row in rows)
+        vectors = np.fromstring(joined, sep=",") if rows else np.zeros(0)
+        self.vectors = vectors.reshape(len(rows), dimensions)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.unit = self.vectors / np.linalg.norm(self.vectors, axis=1, keepdims=True)
+        self.unit32 = self.unit.astype(np.float32)
+        self.judged_with: list[set[int]] = [set() for _ in rows]
+        self.declared_with: list[set[int]] = [set() for _ in rows]
+        self._load_pairs()
+        self.neighbours: dict[int, tuple[np.ndarray, float | None]] = {}
+        self.pending: list[_Pending] = []
+        self.exact_queries = 0
+
+    # -- loading ------------------------------------------------------------------------------
+
+    def _load_pairs(self) -> None:
+        """The scope's judged pairs and declared supersedes (any state, as candidates_for)."""
+        owner_id, project_id = self.owner_id, self.project_id
+        judged = Judgment.objects.filter(in_scope(owner_id, project_id, "older__"))
+        self._mark_all(self.judged_with, judged.values_list("older_id", "newer_id"))
+        declared = Link.objects.filter(type=LinkType.SUPERSEDES, origin=LinkOrigin.DECLARED)
+        for side in ("src", "dst"):
+            mine = declared.filter(in_scope(owner_id, project_id, f"{side}__"))
+            self._mark_all(self.declared_with, mine.values_list("src_id", "dst_id"))
+
+    def _mark_all(self, table: list[set[int]], pairs: QuerySet[Any, tuple[str, str]]) -> None:
+        for a_id, b_id in pairs.iterator(chunk_size=10_000):
+            self._mark(table, a_id, b_id)
+
+    def _mark(self, table: list[set[int]], a_id: str, b_id: str) -> None:
+        a, b = self.index.get(a_id), self.index.get(b_id)
+        if a is not None and b is not None:
+            table[a].add(b)
+            table[b].add(a)
+
+    def _compute_neighbours(self, rows: list[int]) -> None:
+        """Each row's neighbours within the cut-off (plus slack), from float32 matrix products."""
+        block = max(1, BLOCK_CELLS // max(1, len(self.pks)))
+        for start in range(0, len(rows), block):
+            chunk = rows[start : start + block]
+            distances = 1.0 - self.unit32[chunk] @ self.unit32.T
+            distances[np.arange(len(chunk)), chunk] = np.inf
+            for offset, row in enumerate(chunk):
+                self.neighbours[row] = self._within(distances[offset], keep=NEIGHBOURS_KEPT)
+
+    def _within(self, distances: np.ndarray, keep: int | None) -> tuple[np.ndarray, float | None]:
+        """(columns within reach, None) or, when more than ``keep``, the ``keep`` nearest and the
+        distance of the farthest kept."""
+        with np.errstate(invalid="ignore"):
+            columns = np.flatnonzero(distances <= self.max_distance + SUPERSET_SLACK)
+        if keep is None or len(columns) <= keep:
+            return columns, None
+        nearest = columns[np.argpartition(distances[columns], keep - 1)[:keep]]
+        return nearest, float(distances[nearest].max())
+
+    # -- the sweep ----------------------------------------------------------------------------
+
+    def run(self, memory_ids: list[str]) -> int:
+        rows = [self.index[memory_id] for memory_id in memory_ids if memory_id in self.index]
+        self._compute_neighbours(rows)
+        made = 0
+        try:
+            for done, memory_id in enumerate(memory_ids, start=1):
+                row = self.index.get(memory_id)
+                if row is not None and self.live[row]:
+                    self._check(row)
+                self.progress(1)
+                if done % self.batch_size == 0:
+                    made += self.flush()
+        except KeyboardInterrupt:
+            self.flush()  # keep what was decided: the next run picks up here, as one by one would
+            raise
+        made += self.flush()
+        logger.debug(
+            "swept %d memories of owner %s, project %s: %d judgments, %d candidate lists from PostgreSQL",
+            len(memory_ids),
+            self.owner_id,
+            self.project_id,
+            made,
+            self.exact_queries,
+        )
+        return made
+
+    def _check(self, row: int) -> None:
+        """hygiene_check for one memory, against the sweep's state; verdicts wait for the flush."""
+        for candidate in self.candidates(row):
+            older, newer = sorted((row, candidate), key=self.order_key.__getitem__)
+            pair = Pair(
+                a=self.contents[older],
+                b=self.contents[newer],
+                kind_a=self.kinds[older],
+                kind_b=self.kinds[newer],
+                embedding_a=self.vectors[older].tolist(),
+                embedding_b=self.vectors[newer].tolist(),
+            )
+            try:
+                verdict = judge_with_retries(pair)
+            except JudgeError:
+                logger.exception(
+                    "judge gave no verdict for %s / %s; a later sweep retries", self.pks[older], self.pks[newer]
+                )
+                continue
+            self.judged_with[older].add(newer)
+            self.judged_with[newer].add(older)
+            outcome = decide_outcome(
+                verdict=verdict,
+                both_live=self.live[older] and self.live[newer],
+                older_provenance=self.provenances[older],
+                newer_provenance=self.provenances[newer],
+            )
+            if outcome == Outcome.AUTO_RESOLVED:
+                self.live[older] = False
+            self.pending.append(_Pending(older=older, newer=newer, verdict=verdict))
+
+    def candidates(self, row: int) -> list[int]:
+        """What ``candidates_for`` returns for this memory now, nearest first."""
+        columns, kept_up_to = self.neighbours[row]
+        eligible = self._eligible(row, columns)
+        # float64 distances, within EXACT_SLACK of pgvector's; it decides every closer call.
+        reference = 1.0 - self.unit[eligible] @ self.unit[row] if eligible else np.zeros(0)
+        order = np.argsort(reference, kind="stable")
+        within = [(float(reference[i]), eligible[i]) for i in order if reference[i] <= self.max_distance + EXACT_SLACK]
+        window = within[: self.max_candidates + 1]
+        if kept_up_to is not None and (
+            len(window) <= self.max_candidates or window[-1][0] > kept_up_to - 2 * SUPERSET_SLACK
+        ):
+            # Neighbours beyond the kept ones might belong: take the whole row.
+            self.neighbours[row] = self._within(1.0 - self.unit32 @ self.unit32[row], keep=None)
+            return self.candidates(row)
+        close_calls = any(abs(distance - self.max_distance) <= EXACT_SLACK for distance, _ in window) or any(
+            later - earlier <= 2 * EXACT_SLACK for (earlier, _), (later, _) in itertools.pairwise(window)
+        )
+        if close_calls:
+            return self._ask_postgres(row, [column for _, column in within])
+        return [column for _, column in window[: self.max_candidates]]
+
+    def _eligible(self, row: int, columns: np.ndarray) -> list[int]:
+        judged, declared, live = self.judged_with[row], self.declared_with[row], self.live
+        return [c for c in columns.tolist() if c != row and live[c] and c not in judged and c not in declared]
+
+    def _ask_postgres(self, row: int, columns: list[int]) -> list[int]:
+        """candidates_for's own query (pgvector's distance, ties by id), among ``columns``."""
+        self.exact_queries += 1
+        nearest = (
+            Memory.objects.filter(pk__in=[self.pks[c] for c in columns])
+            .annotate(distance=exact_distance(self.vectors[row].tolist()))
+            .filter(distance__lte=settings.HYGIENE_MAX_DISTANCE)
+            .order_by("distance", "pk")
+            .values_list("pk", flat=True)[: self.max_candidates]
+        )
+        return [self.index[pk] for pk in nearest]
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def flush(self) -> int:
+        """Write the pending verdicts; the number of judgments recorded."""
+        pending, self.pending = self.pending, []
+        if not pending:
+            return 0
+        try:
+            with transaction.atomic():
+                return self._write(pending)
+        except (IntegrityError, LostRace, _Interfered):
+            logger.warning("a concurrent writer touched this batch; writing its %d verdicts one by one", len(pending))
+            return self._write_one_by_one(pending)
+
+    def _write(self, pending: list[_Pending]) -> int:
+        acting = [p for p in pending if p.verdict.relation in QUEUED_RELATIONS]
+        locked = lock_memories(self.pks[m] for p in acting for m in (p.older, p.newer))
+        states = {pk: memory.state for pk, memory in locked.items()}
+        already = self._judged_already(pending)
+        decided: list[tuple[_Pending, Outcome]] = []
+        for p in pending:
+            older_id, newer_id = self.pks[p.older], self.pks[p.newer]
+            if (older_id, newer_id) in already:
+                continue  # judged meanwhile by someone else: as apply_verdict, leave it be
+            outcome = Outcome.NO_ACTION
+            if p.verdict.relation in QUEUED_RELATIONS:
+                older, newer = locked[older_id], locked[newer_id]
+                outcome = decide_outcome(
+                    verdict=p.verdict,
+                    both_live=states[older_id] == State.LIVE and states[newer_id] == State.LIVE,
+                    older_provenance=older.provenance,
+                    newer_provenance=newer.provenance,
+                )
+                if outcome == Outcome.AUTO_RESOLVED:
+                    states[older_id] = State.SUPERSEDED
+            decided.append((p, outcome))
+        recorded = self._insert_judgments(decided)
+        conflicts: list[Conflict] = []
+        for p, outcome in decided:
+            if outcome == Outcome.NO_ACTION:
+                continue
+            older_id, newer_id = self.pks[p.older], self.pks[p.newer]
+            judgment_id = recorded.get((older_id, newer_id))
+            if judgment_id is None:
+                raise _Interfered(f"{older_id} / {newer_id} was judged concurrently")
+            older, newer = locked[older_id], locked[newer_id]
+            if outcome == Outcome.AUTO_RESOLVED:
+                retire_older(older=older, newer=newer, verdict=p.verdict)
+            else:
+                conflicts.append(conflict_for(older=older, newer=newer, judgment_id=judgment_id, verdict=p.verdict))
+        Conflict.objects.bulk_create(conflicts, batch_size=1000)
+        self._sync_live(states)
+        return len(recorded)
+
+    def _judged_already(self, pending: list[_Pending]) -> set[tuple[str, str]]:
+        olders = [self.pks[p.older] for p in pending]
+        newers = [self.pks[p.newer] for p in pending]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT j.older_id, j.newer_id FROM {Judgment._meta.db_table} j "
+                "JOIN unnest(%s::text[], %s::text[]) AS p(older_id, newer_id) "
+                "ON j.older_id = p.older_id AND j.newer_id = p.newer_id",
+                [olders, newers],
+            )
+            return {(older_id, newer_id) for older_id, newer_id in cursor.fetchall()}
+
+    def _insert_judgments(self, decided: list[tuple[_Pending, Outcome]]) -> dict[tuple[str, str], int]:
+        """Insert the judgments in one statement, skipping pairs judged meanwhile; their ids."""
+        if not decided:
+            return {}
+        now = timezone.now()
+        columns: list[list[object]] = [[] for _ in range(8)]
+        for p, outcome in decided:
+            values = (
+                self.pks[p.older],
+                self.pks[p.newer],
+                p.verdict.relation,
+                p.verdict.confidence,
+                p.verdict.rationale,
+                self.judge_name,
+                str(outcome),
+                now,
+            )
+            for column, value in zip(columns, values, strict=True):
+                column.append(value)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {Judgment._meta.db_table} "
+                "(older_id, newer_id, relation, confidence, rationale, judge, outcome, created_at) "
+                "SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::text[], %s::text[], "
+                "%s::text[], %s::timestamptz[]) "
+                "ON CONFLICT (older_id, newer_id) DO NOTHING RETURNING id, older_id, newer_id",
+                columns,
+            )
+            return {(older_id, newer_id): pk for pk, older_id, newer_id in cursor.fetchall()}
+
+    def _write_one_by_one(self, pending: list[_Pending]) -> int:
+        made = 0
+        for p in pending:
+            older_id, newer_id = self.pks[p.older], self.pks[p.newer]
+            if apply_verdict(older_id=older_id, newer_id=newer_id, verdict=p.verdict, judge_name=self.judge_name):
+                made += 1
+            elif not Judgment.objects.filter(older_id=older_id, newer_id=newer_id).exists():
+                # Not recorded (a pending conflict of the pair from elsewhere): not judged either.
+                self.judged_with[p.older].discard(p.newer)
+                self.judged_with[p.newer].discard(p.older)
+        touched = {self.pks[m] for p in pending for m in (p.older, p.newer)}
+        self._sync_live(dict(Memory.objects.filter(pk__in=touched).values_list("pk", "state")))
+        return made
+
+    def _sync_live(self, states: dict[str, str]) -> None:
+        for pk, state in states.items():
+            row = self.index.get(pk)
+            if row is not None:
+                self.live[row] = state == State.LIVE
