@@ -89,6 +89,28 @@ SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
+# -- transport security -------------------------------------------------------------------
+
+# Behind a TLS-terminating proxy or load balancer (which must set X-Forwarded-Proto and strip
+# it from clients): HTTPS only, secure cookies, HSTS. Off by default so that ./zm serve works
+# on plain http://127.0.0.1; `manage.py check --deploy` passes with it on.
+BEHIND_TLS_PROXY = env_bool("ZEROMEMORY_BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("ZEROMEMORY_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("ZEROMEMORY_HSTS_SECONDS", 31_536_000, minimum=0, maximum=63_072_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("ZEROMEMORY_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("ZEROMEMORY_HSTS_PRELOAD", False)
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+# Preloading a domain into browsers' HSTS lists is an irreversible, domain-wide decision for
+# its owner to take (ZEROMEMORY_HSTS_PRELOAD), not a default to be nagged about.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
