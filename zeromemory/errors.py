@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
@@ -16,7 +18,14 @@ from memories.errors import DomainError
 
 logger = logging.getLogger(__name__)
 
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+
+
 _DRF_CODES = {
+    RequestTooLarge: "request_too_large",
     exceptions.NotAuthenticated: "not_authenticated",
     exceptions.AuthenticationFailed: "authentication_failed",
     exceptions.PermissionDenied: "forbidden",
@@ -63,6 +72,10 @@ def describe_exception(exc: Exception) -> tuple[int, dict[str, Any]] | None:
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = RequestTooLarge(
+            f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes; nothing was stored."
+        )
     if not isinstance(exc, exceptions.APIException):
         return None
 

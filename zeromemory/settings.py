@@ -103,6 +103,9 @@ if BEHIND_TLS_PROXY:
     SECURE_HSTS_SECONDS = env_int("ZEROMEMORY_HSTS_SECONDS", 31_536_000, minimum=0, maximum=63_072_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("ZEROMEMORY_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("ZEROMEMORY_HSTS_PRELOAD", False)
+# The largest request body read (a memory is at most 8,000 characters plus metadata); larger
+# ones answer 413 before any parsing.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ZEROMEMORY_MAX_REQUEST_BYTES", 1_048_576, minimum=65_536)
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

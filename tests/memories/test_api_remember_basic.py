@@ -101,6 +101,16 @@ def test_malformed_json_is_a_400_in_the_error_shape(alice):
     assert response.json()["error"]["code"] == "malformed_request"
 
 
+def test_a_body_over_the_request_size_limit_is_a_413_and_stores_nothing(alice):
+    body = '{"content": "' + "x" * 1_100_000 + '"}'
+
+    response = alice.client.post(URL, data=body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "request_too_large"
+    assert Memory.objects.count() == 0
+
+
 @pytest.mark.parametrize("slug", ["globex", "no-such-project"])
 def test_a_project_the_caller_is_not_in_answers_404_like_a_missing_one(alice, carol, slug):
     response = alice.client.post(URL, {"content": "Secret plan", "project": slug}, format="json")
