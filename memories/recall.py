@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db import connections, transaction
+from django.db import connections
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from pgvector.django import CosineDistance
 
@@ -106,7 +106,8 @@ def any_word_query(text: str, alias: str) -> LexemeQuery | None:
     with connections[alias].cursor() as cursor:
         cursor.execute("SELECT lexeme FROM unnest(to_tsvector('english', %s)) ORDER BY lexeme", [text])
         lexemes = [lexeme for (lexeme,) in cursor.fetchall()]
-    telling = [lexeme for lexeme in lexemes if lexeme not in common_lexemes(alias)]
+    common = common_lexemes(alias)
+    telling = [lexeme for lexeme in lexemes if lexeme not in common]
     if not telling:
         return None
     return LexemeQuery(" | ".join(_quoted(lexeme) for lexeme in telling))
@@ -151,13 +152,7 @@ def vector_ranking(
     # Every connection carries hnsw.ef_search and hnsw.iterative_scan (settings.HNSW_EF_SEARCH).
     found = list(rows) if count <= settings.HNSW_EF_SEARCH and not exact else []
     if len(found) < count:
-        # The settings must be on the connection the query runs on (a replica, for recall).
-        alias = rows.db
-        with transaction.atomic(using=alias), connections[alias].cursor() as cursor:
-            # No HNSW (an index scan): a sequential or bitmap scan, both exact.
-            cursor.execute("SET LOCAL enable_indexscan = off")
-            cursor.execute("SET LOCAL enable_seqscan = on")
-            found = list(rows.all())  # a fresh query, not the cached short answer
+        return exact_nearest([memories], embedding, count)
     return [(pk, float(distance)) for pk, distance in found]
 
 
