@@ -343,3 +343,19 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status})"
+
+
+class RateLimitBucket(models.Model):
+    """One rate-limited key's state for the generic cell rate algorithm (memories.ratelimit).
+
+    The whole state is one timestamp, the *theoretical arrival time*: a request is allowed while
+    it would not push that time more than a period into the future. Kept in PostgreSQL so every
+    server process and machine shares it; the table is UNLOGGED (migration 0009) because losing
+    it in a crash only forgives some requests.
+    """
+
+    key = models.CharField(max_length=200, primary_key=True)
+    tat = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.key

@@ -2,6 +2,13 @@ from __future__ import annotations
 
 from django.apps import AppConfig
 from django.conf import settings
+from django.contrib.admin.apps import AdminConfig
+
+
+class ZeromemoryAdminConfig(AdminConfig):
+    """django.contrib.admin with the project's site (failed logins throttled)."""
+
+    default_site = "zeromemory.admin_site.ZeromemoryAdminSite"
 
 
 class ZeromemoryConfig(AppConfig):

@@ -115,7 +115,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "zeromemory.apps.ZeromemoryAdminConfig",  # django.contrib.admin, login throttled
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -276,9 +276,17 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "zeromemory.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["memories.api.throttling.CredentialRateThrottle"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,
 }
+# Requests per minute per API token, REST and MCP together, shared by every server process
+# (0: no limit). A burst of up to a minute's worth is allowed; past it, 429 with Retry-After.
+RATE_LIMIT_PER_MINUTE = env_int("ZEROMEMORY_RATE_LIMIT_PER_MINUTE", 600, minimum=0)
+# Failed admin logins allowed per username and address within the window; past it the login
+# form refuses (429) until the window allows another try. Each address also gets ten times that.
+LOGIN_FAILURE_LIMIT = env_int("ZEROMEMORY_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_FAILURE_WINDOW_SECONDS = env_int("ZEROMEMORY_LOGIN_FAILURE_WINDOW_SECONDS", 900, minimum=1)
 SPECTACULAR_SETTINGS = {
     "TITLE": "zeromemory API",
     "DESCRIPTION": "A memory server for AI agents: remember, recall, retire and version facts.",

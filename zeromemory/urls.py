@@ -6,10 +6,6 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from memories.mcp.views import mcp_endpoint
 
-admin.site.site_header = "zeromemory"
-admin.site.site_title = "zeromemory admin"
-admin.site.index_title = "Memories, conflicts and teams"
-
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("memories.api.urls")),

@@ -20,6 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
+from memories.api.throttling import credential_wait
 from memories.auth import credential_for_token
 from memories.mcp.server import CURRENT_CALLER, SERVER, Caller
 from zeromemory.errors import error_body
@@ -37,7 +38,7 @@ def _unauthorized(code: str, message: str) -> JsonResponse:
 
 
 def _authenticate(header: str) -> Caller | JsonResponse:
-    """The same rules as the REST API's BearerTokenAuthentication, answered the same way."""
+    """The same rules and rate limit as the REST API's, answered the same way."""
     if not header:
         return _unauthorized("not_authenticated", "Authentication credentials were not provided.")
     parts = header.split()
@@ -46,6 +47,14 @@ def _authenticate(header: str) -> Caller | JsonResponse:
     credential = credential_for_token(parts[1])
     if credential is None:
         return _unauthorized("authentication_failed", "Invalid or revoked token.")
+    wait = credential_wait(credential)
+    if wait is not None:
+        # The same budget as the REST API's, refused the same way, before the SDK sees the call.
+        response = JsonResponse(
+            error_body("rate_limited", f"Request was throttled. Expected available in {wait} seconds."), status=429
+        )
+        response["Retry-After"] = str(wait)
+        return response
     return Caller(user=credential.user, credential=credential)
 
 

@@ -163,3 +163,20 @@ def test_a_database_error_answers_the_same_503_code(asgi_server: str, alice: Per
     error = agent_for(asgi_server, alice).error("memory_history", {"memory_id": memory["id"]})
 
     assert error["code"] == "database_unavailable"
+
+
+def test_the_rest_api_and_mcp_share_one_budget_per_token(
+    asgi_server: str, alice: Persona, bob: Persona, settings: Any
+) -> None:
+    settings.RATE_LIMIT_PER_MINUTE = 3
+    call = rpc("tools/call", {"name": "remember", "arguments": {"content": "Past the budget, nothing is stored."}})
+    assert alice.client.get("/api/v1/memories/").status_code == 200
+    assert [post(f"{asgi_server}/mcp/", INITIALIZE, alice.token).status_code for _ in range(2)] == [200, 200]
+
+    refused = post(f"{asgi_server}/mcp/", call, alice.token)
+
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == "20"
+    assert refused.json()["error"]["code"] == "rate_limited"
+    assert Memory.objects.count() == 0
+    assert post(f"{asgi_server}/mcp/", INITIALIZE, bob.token).status_code == 200

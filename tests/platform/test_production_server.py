@@ -4,22 +4,15 @@ REST API and MCP from the same processes, with pooled database connections."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.db import connection
 
 from memories.models import Memory
 from tests.conftest import Persona
-from tests.platform.helpers import ROOT, child_env, free_port
-from zeromemory.embedded_db import EmbeddedServer
+from tests.platform.server import gunicorn_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,39 +31,8 @@ def _post(url: str, token: str, body: dict[str, Any], **headers: str) -> tuple[i
         return error.code, json.loads(error.read())
 
 
-def _ready(base: str) -> int | None:
-    """The status of an anonymous read, or None while nothing listens yet."""
-    try:
-        with urllib.request.urlopen(f"{base}/api/v1/memories/", timeout=2) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return None
-
-
 def test_gunicorn_serves_rest_and_mcp(alice: Persona, carol: Persona) -> None:
-    port = free_port()
-    env = child_env(
-        DATABASE_URL=EmbeddedServer(settings.DATA_DIR).url(connection.settings_dict["NAME"]),
-        ZEROMEMORY_DB_POOL="true",
-        DJANGO_DEBUG="false",
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-    )
-    gunicorn = str(Path(sys.executable).parent / "gunicorn")
-    command = [gunicorn, "zeromemory.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "2"]
-    server = subprocess.Popen(
-        [*command, "--worker-class", "gthread", "--threads", "4"], cwd=ROOT, env=env, stderr=subprocess.PIPE
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while (answer := _ready(base)) is None:
-            assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
-            assert time.monotonic() < deadline, "gunicorn did not start"
-            time.sleep(0.3)
-        assert answer == 401
-
+    with gunicorn_server() as base:
         stored = [
             _post(f"{base}/api/v1/memories/", alice.token, {"content": f"Fact number {n} about the ledger."})
             for n in range(6)
@@ -94,9 +56,6 @@ def test_gunicorn_serves_rest_and_mcp(alice: Persona, carol: Persona) -> None:
             Accept="application/json, text/event-stream",
             **{"MCP-Protocol-Version": "2025-06-18"},
         )
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
     assert [status for status, _ in stored] == [201] * 6
     assert Memory.objects.filter(owner=alice.user).count() == 6

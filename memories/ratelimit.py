@@ -1,0 +1,85 @@
+"""Rate limits shared by every server process: the generic cell rate algorithm in PostgreSQL.
+
+A limit of N requests per period P lets one request through every P/N seconds on average and a
+burst of up to N at once. Each key keeps a single timestamp, its *theoretical arrival time*
+(TAT): taking a request moves it P/N later (from now, if it lies in the past), and a request is
+refused when that would move it more than P past now. One upsert decides and records a request,
+atomically, so concurrent requests on any number of processes cannot overshoot, and each key has
+its own row: one client hammering its key waits on its own row lock, never on another's.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from django.db import connections, router
+
+from memories.models import RateLimitBucket
+
+# Intervals are kept to the microsecond, so N of them can add up to a hair over the period;
+# the slack keeps the N-th request of a burst from being refused for that.
+_SLACK = "1 millisecond"
+# A row whose TAT has passed says the same as no row; once in this many takes, such rows go.
+_SWEEP_ONE_IN = 1000
+
+_TAKE = f"""
+INSERT INTO {RateLimitBucket._meta.db_table} AS bucket (key, tat)
+VALUES (%(key)s, clock_timestamp() + make_interval(secs => %(interval)s))
+ON CONFLICT (key) DO UPDATE
+   SET tat = GREATEST(bucket.tat, clock_timestamp()) + make_interval(secs => %(interval)s)
+ WHERE GREATEST(bucket.tat, clock_timestamp()) + make_interval(secs => %(interval)s)
+       <= clock_timestamp() + make_interval(secs => %(period)s) + %(slack)s::interval
+RETURNING 1
+"""
+_BLOCKED_FOR = f"""
+SELECT EXTRACT(EPOCH FROM tat - clock_timestamp() - %(slack)s::interval)::float8 + %(interval)s - %(period)s
+  FROM {RateLimitBucket._meta.db_table} WHERE key = %(key)s
+"""
+_SWEEP = f"DELETE FROM {RateLimitBucket._meta.db_table} WHERE tat < clock_timestamp()"
+
+
+@dataclass(frozen=True)
+class Limit:
+    requests: int
+    period_seconds: float
+
+    @property
+    def interval(self) -> float:
+        return self.period_seconds / self.requests
+
+
+def _params(key: str, limit: Limit) -> dict[str, str | float]:
+    return {"key": key, "interval": limit.interval, "period": limit.period_seconds, "slack": _SLACK}
+
+
+def _retry_after(seconds: float | None) -> int:
+    """Whole seconds for a Retry-After header: rounded up, and never 0 for a refusal."""
+    return max(1, math.ceil(seconds or 0.0))
+
+
+def rate_limit_take(*, key: str, limit: Limit) -> int | None:
+    """Counts one request against ``key``: None if it is allowed, else seconds to wait."""
+    connection = connections[router.db_for_write(RateLimitBucket)]
+    params = _params(key, limit)
+    with connection.cursor() as cursor:
+        if random.randrange(_SWEEP_ONE_IN) == 0:  # a sampling choice, not a secret
+            cursor.execute(_SWEEP)
+        cursor.execute(_TAKE, params)
+        if cursor.fetchone() is not None:
+            return None
+        cursor.execute(_BLOCKED_FOR, params)
+        row = cursor.fetchone()
+    return _retry_after(row[0] if row else None)
+
+
+def rate_limit_blocked_for(*, key: str, limit: Limit) -> int | None:
+    """Seconds until ``key`` may take another request, or None if it may now; counts nothing."""
+    connection = connections[router.db_for_write(RateLimitBucket)]
+    with connection.cursor() as cursor:
+        cursor.execute(_BLOCKED_FOR, _params(key, limit))
+        row = cursor.fetchone()
+    if row is None or row[0] <= 0:
+        return None
+    return _retry_after(row[0])
