@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+from typing import Any
 
 import pytest
+from django.db import connection
 
+from memories.api import operations
 from tests.conftest import Persona
+from tests.factories import make_memory
+from zeromemory.log_format import RedactingFormatter
 
 
 def _lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, object]]:
@@ -45,3 +51,31 @@ def test_a_proxys_request_id_is_kept_and_a_bad_one_replaced(alice: Persona) -> N
     assert len(replaced["X-Request-ID"]) == 32
     assert replaced["X-Request-ID"] != "bad id\nwith newline"
     assert len(anonymous["X-Request-ID"]) == 32
+
+
+def test_a_database_error_is_logged_without_the_row_values_it_quotes(alice: Persona, monkeypatch: Any) -> None:
+    secret_text = "The vault combination is 31-07-19."
+
+    def failing(**_: Any) -> Any:
+        # A real PostgreSQL error whose DETAIL quotes the failing row: "Failing row contains (…)".
+        with connection.cursor() as cursor:
+            cursor.execute("CREATE TEMP TABLE note (body text CHECK (length(body) < 5))")
+            cursor.execute("INSERT INTO note VALUES (%s)", [secret_text])
+
+    memory = make_memory(alice.user, "Anything at all.")
+    monkeypatch.setattr(operations, "history", failing)
+    [console] = [h for h in logging.getLogger().handlers if isinstance(h.formatter, RedactingFormatter)]
+    assert isinstance(console, logging.StreamHandler)
+    captured = io.StringIO()
+    previous = console.setStream(captured)
+    try:
+        response = alice.client.get(f"/api/v1/memories/{memory.pk}/history/")
+    finally:
+        console.setStream(previous)
+
+    logged = captured.getvalue()
+    assert response.status_code == 503
+    assert 'violates check constraint "note_body_check" [SQLSTATE 23514] (details withheld' in logged
+    assert "test_request_log.py" in logged  # the traceback's frames are kept
+    assert "Failing row" not in logged
+    assert secret_text not in logged
