@@ -298,6 +298,10 @@ class EmbeddedServer:
         listen = f"-c listen_addresses=127.0.0.1 -p {self.port}" if self.port else "-c listen_addresses=''"
         # shared_buffers sized so the covering index of similar_existing stays in memory.
         options = f"{listen} -k {self.socket_dir} -c max_connections=200 -c shared_buffers=512MB"
+        # The server log keeps errors but not the statements and row values they quote: with
+        # client-side binding those are memory content, and the log is read by people who
+        # should not see memories.
+        options += " -c log_error_verbosity=terse -c log_min_error_statement=panic"
         result = self._run_as_server_user(
             [
                 str(_bin_dir() / "pg_ctl"),

@@ -8,11 +8,13 @@ import logging
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from memories.api import operations
 from tests.conftest import Persona
 from tests.factories import make_memory
+from zeromemory.embedded_db import EmbeddedServer
 from zeromemory.log_format import RedactingFormatter
 
 
@@ -66,6 +68,8 @@ def test_a_database_error_is_logged_without_the_row_values_it_quotes(alice: Pers
     monkeypatch.setattr(operations, "history", failing)
     [console] = [h for h in logging.getLogger().handlers if isinstance(h.formatter, RedactingFormatter)]
     assert isinstance(console, logging.StreamHandler)
+    server_log = EmbeddedServer(settings.DATA_DIR).log_file
+    logged_before = server_log.stat().st_size
     captured = io.StringIO()
     previous = console.setStream(captured)
     try:
@@ -79,3 +83,9 @@ def test_a_database_error_is_logged_without_the_row_values_it_quotes(alice: Pers
     assert "test_request_log.py" in logged  # the traceback's frames are kept
     assert "Failing row" not in logged
     assert secret_text not in logged
+    # The embedded server's own log records the error, but neither the row nor the statement.
+    with server_log.open("rb") as log:
+        log.seek(logged_before)
+        server_logged = log.read().decode(errors="replace")
+    assert 'violates check constraint "note_body_check"' in server_logged
+    assert secret_text not in server_logged
