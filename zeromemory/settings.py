@@ -282,7 +282,7 @@ REST_FRAMEWORK = {
 }
 # Requests per minute per API token, REST and MCP together, shared by every server process
 # (0: no limit). A burst of up to a minute's worth is allowed; past it, 429 with Retry-After.
-RATE_LIMIT_PER_MINUTE = env_int("ZEROMEMORY_RATE_LIMIT_PER_MINUTE", 600, minimum=0)
+RATE_LIMIT_PER_MINUTE = env_int("ZEROMEMORY_RATE_LIMIT_PER_MINUTE", 1200, minimum=0)
 # Failed admin logins allowed per username and address within the window; past it the login
 # form refuses (429) until the window allows another try. Each address also gets ten times that.
 LOGIN_FAILURE_LIMIT = env_int("ZEROMEMORY_LOGIN_FAILURE_LIMIT", 5, minimum=1)
