@@ -171,6 +171,11 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
 EMBEDDED_DATABASE = not DATABASE_URL
 DB_POOL = env_bool("ZEROMEMORY_DB_POOL", True)
 DB_POOL_MAX_SIZE = env_int("ZEROMEMORY_DB_POOL_MAX_SIZE", 10, minimum=1, maximum=500)
+# Server processes (zeromemory/wsgi.py and asgi.py set ZEROMEMORY_SERVING) bound every SQL
+# statement, lock waits included, so no request can hold a connection and a thread for ever;
+# management commands and the task worker run long statements on purpose and are not bound.
+SERVING = env_bool("ZEROMEMORY_SERVING", False)
+STATEMENT_TIMEOUT_SECONDS = env_int("ZEROMEMORY_STATEMENT_TIMEOUT_SECONDS", 30, minimum=0)
 # The HNSW index serves recall's vector side (memories.recall.vector_ranking). Its search
 # settings ride on every connection, so a recall costs no BEGIN/SET round trips: at the
 # default ef_search of 40 the index found 0.43 of the true top 10 for identifier-style
@@ -195,6 +200,8 @@ def _with_options(config: dict[str, Any]) -> dict[str, Any]:
     options: dict[str, Any] = dict(config.get("OPTIONS") or {})
     # Short OLTP queries: JIT compilation only ever adds milliseconds to them.
     options.setdefault("options", f"-c jit=off -c hnsw.ef_search={HNSW_EF_SEARCH} -c hnsw.iterative_scan=strict_order")
+    if SERVING and STATEMENT_TIMEOUT_SECONDS:
+        options["options"] += f" -c statement_timeout={STATEMENT_TIMEOUT_SECONDS}s"
     if DB_POOL:
         options["pool"] = {"min_size": 1, "max_size": DB_POOL_MAX_SIZE, "timeout": 10}
         config["CONN_MAX_AGE"] = 0

@@ -5,6 +5,8 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zeromemory.settings")
+# Only server processes get the per-statement time bound (settings.STATEMENT_TIMEOUT_SECONDS).
+os.environ.setdefault("ZEROMEMORY_SERVING", "true")
 
 application = get_wsgi_application()
 
