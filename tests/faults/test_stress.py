@@ -91,6 +91,7 @@ class Worker:
             (self.remember_idempotently, 10),
             (self.supersede, 18),
             (self.supersede_several, 6),
+            (self.supersede_idempotently, 5),
             (self.toggle, 16),
             (self.forget_head, 3),
             (self.link, 7),
@@ -154,7 +155,15 @@ class Worker:
         self._supersede(slots)
         return True
 
-    def _supersede(self, slots: list[int]) -> None:
+    def supersede_idempotently(self) -> bool:
+        """A supersede sent with a key twice at once, then retried: bob's are refused (403), and
+        a refused first attempt frees its key while its twin is claiming it."""
+        if not self.shared.take(3):
+            return False
+        self._supersede([self.random.randrange(SLOTS)], key=f"stress-{uuid.uuid4().hex}")
+        return True
+
+    def _supersede(self, slots: list[int], key: str | None = None) -> None:
         with self.shared.lock:
             targets = [self.shared.slots[slot] for slot in slots]
         self.random.shuffle(targets)
@@ -164,25 +173,41 @@ class Worker:
             "project": "acme",
             "links": [{"type": "supersedes", "dst": target} for target in targets],
         }
-        answer = self.call("supersede", "POST", "/api/v1/memories/", body)
-        if answer.status != 201:
-            return
-        successor = answer.body["memory"]["id"]
-        won = answer.body["superseded"]
-        self.shared.acks.append(
-            {
-                "op": "supersede",
-                "id": successor,
-                "content": content,
-                "targets": targets,
-                "won": won,
-                "skipped": answer.body["skipped"],
-            }
-        )
-        with self.shared.lock:
-            for slot in slots:
-                if self.shared.slots[slot] in won:
-                    self.shared.slots[slot] = successor
+        if key is None:
+            answers = [self.call("supersede", "POST", "/api/v1/memories/", body)]
+        else:
+            answers = []
+
+            def attempt() -> None:
+                answers.append(
+                    self.call("supersede-idem", "POST", "/api/v1/memories/", body, **{"Idempotency-Key": key})
+                )
+
+            racer = threading.Thread(target=attempt)
+            racer.start()
+            attempt()
+            racer.join(timeout=60)
+            attempt()
+        for answer in answers:
+            if answer.status != 201:
+                continue
+            successor = answer.body["memory"]["id"]
+            won = answer.body["superseded"]
+            self.shared.acks.append(
+                {
+                    "op": "supersede",
+                    "id": successor,
+                    "content": content,
+                    "targets": targets,
+                    "won": won,
+                    "skipped": answer.body["skipped"],
+                    "key": key,
+                }
+            )
+            with self.shared.lock:
+                for slot in slots:
+                    if self.shared.slots[slot] in won:
+                        self.shared.slots[slot] = successor
 
     def forget_head(self) -> bool:
         """forget racing the supersedes of the same shared target."""
@@ -337,6 +362,7 @@ ALLOWED: dict[str, dict[int, str | None]] = {
     "remember-idem": {201: None, 409: "idempotency_in_progress"},
     # 403: a persona that may not retire a target (bob; alice naming dave's successor).
     "supersede": {201: None, 403: "supersede_target_forbidden"},
+    "supersede-idem": {201: None, 403: "supersede_target_forbidden", 409: "idempotency_in_progress"},
     # 409 not_live: the head was superseded first; 403: not the caller's to retire.
     "forget-head": {200: None, 409: "not_live", 403: "forbidden"},
     "forget": {200: None, 403: "forbidden"},
@@ -370,7 +396,7 @@ def _check_acknowledged_writes(shared: Shared) -> None:
     # An Idempotency-Key names one memory, however often and however concurrently retried.
     by_key: dict[str, set[str]] = defaultdict(set)
     for ack in acks:
-        if ack["op"] == "remember-idem":
+        if ack.get("key"):
             by_key[ack["key"]].add(ack["id"])
     for key, ids in by_key.items():
         assert len(ids) == 1, (key, ids)
@@ -385,7 +411,8 @@ def _check_acknowledged_writes(shared: Shared) -> None:
         assert sorted([*ack["won"], *(s["dst"] for s in ack["skipped"])]) == sorted(set(ack["targets"])), ack
         assert all(s["reason"] == "dead" for s in ack["skipped"]), ack
         for target in ack["won"]:
-            assert target not in winners, f"{target} superseded twice: {winners[target]} and {ack['id']}"
+            # The same successor again is a replay of one write, answered from its key.
+            assert winners.get(target, ack["id"]) == ack["id"], f"{target} superseded twice: {winners[target]}, {ack}"
             winners[target] = ack["id"]
     for target, successor in winners.items():
         memory = Memory.objects.get(pk=target)
