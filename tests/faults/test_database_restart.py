@@ -40,6 +40,13 @@ POOL_MAX_SIZE = 10  # settings.DB_POOL_MAX_SIZE's default, which the server runs
 # its turn behind one such request when gunicorn hands a worker more than it has threads.
 OUTAGE_ANSWER_WITHIN = 25.0
 RECOVERY_WITHIN = 10.0
+MCP_RECALL = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "tools/call",
+    "params": {"name": "recall", "arguments": {"query": "x"}},
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
 
 
 @pytest.fixture
@@ -55,9 +62,11 @@ def database() -> Iterator[EmbeddedServer]:
 
 
 def _burst(port: int, token: str, size: int = BURST) -> list[Answer]:
-    """Half writes, half reads, all at once."""
+    """Writes, reads and MCP tool calls, all at once."""
 
     def one(number: int) -> Answer:
+        if number % 4 == 3:
+            return request(port, "POST", "/mcp/", token, MCP_RECALL, **MCP_HEADERS)
         if number % 2:
             return request(port, "GET", "/api/v1/memories/", token)
         return request(port, "POST", "/api/v1/memories/", token, {"content": f"Restart test {uuid.uuid4().hex}."})
