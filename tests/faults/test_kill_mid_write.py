@@ -93,9 +93,12 @@ class Writers:
                         self.pool = [m for m in self.pool if m != write["target"]]
 
 
-def _sessions(application: str) -> int:
+def _sessions(application: str, in_transaction: bool = False) -> int:
+    query = "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s"
+    if in_transaction:
+        query += " AND xact_start IS NOT NULL"
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [application])
+        cursor.execute(query, [application])
         (count,) = cursor.fetchone()
     return int(count)
 
@@ -140,6 +143,7 @@ def test_sigkill_mid_write_leaves_no_partial_write(alice: Persona, dave: Persona
         while len(writers.acked) < KILL_AFTER_ACKS and time.monotonic() < deadline:
             time.sleep(0.02)
         sessions_at_kill = _sessions("zm-killed")
+        transactions_at_kill = _sessions("zm-killed", in_transaction=True)
         with writers.lock:
             in_flight_at_kill = len(writers.in_flight)
             acked_at_kill = len(writers.acked)
@@ -164,6 +168,7 @@ def test_sigkill_mid_write_leaves_no_partial_write(alice: Persona, dave: Persona
                 "acknowledged": len(writers.acked),
                 "acknowledged_at_kill": acked_at_kill,
                 "in_flight_at_kill": in_flight_at_kill,
+                "transactions_open_just_before_kill": transactions_at_kill,
                 "unanswered": len(writers.unanswered),
                 "unanswered_committed": present,
                 "supersedes_acknowledged": sum(1 for w in writers.acked if w["kind"] == "supersede"),
