@@ -153,7 +153,7 @@ def test_a_key_freed_by_its_failing_first_attempt_during_a_retrys_claim_is_claim
     )
     manager = IdempotencyRecord.objects
     read_record = manager.select_for_update
-    freed = []
+    freed: list[tuple[int, dict[str, int]]] = []
 
     def first_attempt_fails_meanwhile(*args, **kwargs):
         if not freed:
