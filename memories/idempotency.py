@@ -25,6 +25,7 @@ IDEMPOTENCY_TTL = timedelta(hours=24)
 # A first attempt that has run this long without finishing died (its process crashed).
 ABANDONED_AFTER = timedelta(minutes=2)
 MAX_KEY_LENGTH = 255
+CLAIM_ATTEMPTS = 3
 
 
 def request_fingerprint(method: str, path: str, body: Any) -> str:
@@ -62,27 +63,38 @@ def run_idempotently(
 
 
 def _claim(credential: Credential, key: str, request_hash: str, now: Any) -> IdempotencyRecord:
-    try:
-        with transaction.atomic():
-            return IdempotencyRecord.objects.create(
-                credential=credential, key=key, request_hash=request_hash, created_at=now
-            )
-    except IntegrityError:
-        pass
-    with transaction.atomic():
-        record = IdempotencyRecord.objects.select_for_update().get(credential=credential, key=key)
-        if record.request_hash != request_hash:
-            raise Unprocessable(
-                "This Idempotency-Key was used with a different request body; use a new key for a new request.",
-                code=ErrorCode.IDEMPOTENCY_KEY_REUSED,
-            )
-        if record.status == IdempotencyRecord.Status.IN_PROGRESS:
-            if now - record.created_at < ABANDONED_AFTER:
-                raise Conflict(
-                    "A request with this Idempotency-Key is still being processed; retry shortly.",
-                    code=ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+    # The holder of a key may free it (its write failed) between our insert hitting its row and
+    # our read of that row: then the key is free again and the claim starts over.
+    for _ in range(CLAIM_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return IdempotencyRecord.objects.create(
+                    credential=credential, key=key, request_hash=request_hash, created_at=now
                 )
-            # The first attempt died mid-way (its transaction rolled back): take it over.
-            record.created_at = now
-            record.save(update_fields=["created_at"])
-        return record
+        except IntegrityError:
+            pass
+        with transaction.atomic():
+            record = IdempotencyRecord.objects.select_for_update().filter(credential=credential, key=key).first()
+            if record is None:
+                continue
+            if record.request_hash != request_hash:
+                raise Unprocessable(
+                    "This Idempotency-Key was used with a different request body; use a new key for a new request.",
+                    code=ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                )
+            if record.status == IdempotencyRecord.Status.IN_PROGRESS:
+                if now - record.created_at < ABANDONED_AFTER:
+                    raise _in_progress()
+                # The first attempt died mid-way (its transaction rolled back): take it over.
+                record.created_at = now
+                record.save(update_fields=["created_at"])
+            return record
+    # Other attempts with this key keep taking and freeing it: one of them is running.
+    raise _in_progress()
+
+
+def _in_progress() -> Conflict:
+    return Conflict(
+        "A request with this Idempotency-Key is still being processed; retry shortly.",
+        code=ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+    )

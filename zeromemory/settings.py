@@ -203,7 +203,20 @@ def _with_options(config: dict[str, Any]) -> dict[str, Any]:
     if SERVING and STATEMENT_TIMEOUT_SECONDS:
         options["options"] += f" -c statement_timeout={STATEMENT_TIMEOUT_SECONDS}s"
     if DB_POOL:
-        options["pool"] = {"min_size": 1, "max_size": DB_POOL_MAX_SIZE, "timeout": 10}
+        options["pool"] = {
+            "min_size": 1,
+            "max_size": DB_POOL_MAX_SIZE,
+            "timeout": 10,
+            # While the database is down, psycopg_pool retries each lost connection with a
+            # doubling delay (1, 2, 4 … s, for 5 minutes by default), so after a restart
+            # requests kept waiting for a retry seconds away. Given up after 5 s instead, a
+            # retry is started by the next request that needs a connection.
+            "reconnect_timeout": 5,
+        }
+        # A pooled connection can outlive its server (restart, failover, an idle connection cut
+        # by a proxy). With health checks Django has the pool test each one at checkout, so a
+        # dead one is replaced there instead of failing the request it was handed to (a 503).
+        config["CONN_HEALTH_CHECKS"] = True
         config["CONN_MAX_AGE"] = 0
     config["OPTIONS"] = options
     config.setdefault("TEST", {})

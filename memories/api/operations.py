@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.http import HttpRequest, QueryDict
 from rest_framework import status
 from rest_framework.request import Request
@@ -92,8 +93,11 @@ def _lifecycle_action(
     """forget and restore: the same request ({"reason"?}) and answer (the memory)."""
     payload = ReasonSerializer(data=data if data is not None else {})
     payload.is_valid(raise_exception=True)
-    service(user=user, credential=credential, memory_id=memory_id, reason=payload.validated_data["reason"])
-    return status.HTTP_200_OK, MemorySerializer(selectors.memory_get(user=user, memory_id=memory_id)).data
+    # Read back under the row lock the service took: read after its commit, a racing forget or
+    # restore could already have changed the memory, and a forget answered "live".
+    with transaction.atomic():
+        service(user=user, credential=credential, memory_id=memory_id, reason=payload.validated_data["reason"])
+        return status.HTTP_200_OK, MemorySerializer(selectors.memory_get(user=user, memory_id=memory_id)).data
 
 
 def forget(*, user: User, credential: Credential, memory_id: str, data: Any = None) -> Outcome:

@@ -15,6 +15,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -23,7 +24,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from memories.api.throttling import credential_wait
 from memories.auth import credential_for_token
 from memories.mcp.server import CURRENT_CALLER, SERVER, Caller
-from zeromemory.errors import error_body
+from zeromemory.errors import describe_exception, error_body, server_error_body
 
 AUTHENTICATE = 'Bearer realm="zeromemory"'
 # Django already checks the Host header against ALLOWED_HOSTS (the DNS-rebinding defence), and
@@ -124,7 +125,13 @@ async def mcp_endpoint(request: HttpRequest) -> HttpResponse:
         )
         response["Allow"] = "POST"
         return response
-    caller = await sync_to_async(_authenticate)(request.headers.get("Authorization", ""))
+    try:
+        caller = await sync_to_async(_authenticate)(request.headers.get("Authorization", ""))
+    except DatabaseError as exc:
+        # Tool calls report database errors themselves; the token lookup runs before them, and
+        # unhandled it reached Django's handler: a 500 instead of the API's 503.
+        answer, body = describe_exception(exc) or (500, server_error_body())
+        return JsonResponse(body, status=answer)
     if isinstance(caller, HttpResponse):
         return caller
     token = CURRENT_CALLER.set(caller)

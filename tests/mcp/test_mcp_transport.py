@@ -180,3 +180,22 @@ def test_the_rest_api_and_mcp_share_one_budget_per_token(
     assert refused.json()["error"]["code"] == "rate_limited"
     assert Memory.objects.count() == 0
     assert post(f"{asgi_server}/mcp/", INITIALIZE, bob.token).status_code == 200
+
+
+def test_a_database_error_while_authenticating_answers_503_not_500(alice: Persona, monkeypatch: Any) -> None:
+    """The token lookup comes before any tool runs; with the database down it must fail the same
+    clean way (seen with PostgreSQL restarting under gunicorn: tests/faults)."""
+    from django.db import OperationalError
+
+    from memories.mcp import views
+
+    def unreachable(token: str) -> Any:
+        raise OperationalError("couldn't get a connection after 10.00 sec")
+
+    monkeypatch.setattr(views, "credential_for_token", unreachable)
+    client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {alice.token}", HTTP_ACCEPT=ACCEPT)
+
+    response = client.post("/mcp/", data=json.dumps(rpc("tools/list", {})), content_type="application/json")
+
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "database_unavailable"

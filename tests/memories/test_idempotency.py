@@ -139,3 +139,33 @@ def test_a_bad_key_is_a_400(alice, key):
 
     assert response.status_code == 400
     assert not Memory.objects.exists()
+
+
+def test_a_key_freed_by_its_failing_first_attempt_during_a_retrys_claim_is_claimed_again(alice, monkeypatch):
+    """The race of a retry with a failing first attempt: the retry's insert hits the first
+    attempt's record, the first attempt fails and frees the key, and only then does the retry
+    read the record. The retry runs the write (it answered 500 before)."""
+    from memories.idempotency import request_fingerprint
+
+    body = {"content": "Stored by the retry"}
+    IdempotencyRecord.objects.create(
+        credential=alice.credential, key="freed", request_hash=request_fingerprint("POST", REMEMBER, body)
+    )
+    manager = IdempotencyRecord.objects
+    read_record = manager.select_for_update
+    freed: list[tuple[int, dict[str, int]]] = []
+
+    def first_attempt_fails_meanwhile(*args, **kwargs):
+        if not freed:
+            freed.append(IdempotencyRecord.objects.filter(key="freed").delete())
+        return read_record(*args, **kwargs)
+
+    monkeypatch.setattr(manager, "select_for_update", first_attempt_fails_meanwhile)
+
+    response = post(alice, body, "freed")
+
+    assert freed
+    assert response.status_code == 201
+    assert Memory.objects.filter(content="Stored by the retry").count() == 1
+    record = IdempotencyRecord.objects.get(key="freed")
+    assert (record.status, record.response_status) == (IdempotencyRecord.Status.COMPLETED, 201)

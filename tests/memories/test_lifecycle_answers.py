@@ -1,0 +1,51 @@
+"""forget and restore answer the state they left the memory in, even when another forget or
+restore of the same memory commits right after them (found by tests/faults/test_stress.py)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from memories import selectors, services
+from tests.factories import make_memory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize(
+    ("action", "racer", "state"), [("forget", "restore", "forgotten"), ("restore", "forget", "live")]
+)
+def test_the_answer_shows_the_state_this_request_left(alice, monkeypatch, action, racer, state):
+    memory = make_memory(alice.user, "A fact forgotten and restored at once.")
+    if action == "restore":
+        services.memory_forget(user=alice.user, credential=None, memory_id=memory.pk)
+    racing_service = services.memory_restore if racer == "restore" else services.memory_forget
+    read_back = selectors.memory_get
+    racers: list[threading.Thread] = []
+
+    def race() -> None:
+        try:
+            racing_service(user=alice.user, credential=None, memory_id=memory.pk)
+        finally:
+            connection.close()
+
+    def racer_commits_first(**kwargs: Any) -> Any:
+        # The other request runs between this one's write and its read-back; it may finish first
+        # only if this one no longer holds the memory's row lock.
+        racers.append(threading.Thread(target=race))
+        racers[0].start()
+        racers[0].join(timeout=1.0)
+        return read_back(**kwargs)
+
+    monkeypatch.setattr(selectors, "memory_get", racer_commits_first)
+
+    response = alice.client.post(f"/api/v1/memories/{memory.pk}/{action}/", {}, format="json")
+    racers[0].join(timeout=30)
+
+    assert response.status_code == 200
+    assert response.json()["state"] == state
+    memory.refresh_from_db()
+    assert memory.state != state  # the racer went through, after this request
