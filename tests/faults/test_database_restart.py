@@ -25,8 +25,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from tests.faults.server import Answer, Gunicorn, request
 from tests.platform.helpers import child_env, manage
+from tests.platform.server import Answer, Gunicorn, request
 from zeromemory.embedded_db import EmbeddedServer
 
 pytestmark = pytest.mark.slow

@@ -27,8 +27,8 @@ from django.db import connection
 from memories.choices import EventAction, LinkOrigin, LinkType, State
 from memories.models import Link, Memory, MemoryEvent
 from tests.conftest import Persona
-from tests.faults.server import Gunicorn, request, session_database_url
 from tests.platform.helpers import child_env, manage
+from tests.platform.server import Gunicorn, request, session_database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

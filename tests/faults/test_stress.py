@@ -32,8 +32,8 @@ from memories.choices import EventAction, LinkOrigin, LinkType, State
 from memories.models import Link, Memory, MemoryEvent
 from tests.conftest import Persona
 from tests.factories import issue_token
-from tests.faults.server import Answer, Gunicorn, request, session_database_url
 from tests.platform.helpers import child_env, manage
+from tests.platform.server import Answer, Gunicorn, request, session_database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
