@@ -234,6 +234,11 @@ class ReasonSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
 
 
+class FeedPageSerializer(serializers.Serializer[Any]):
+    results = MemorySerializer(many=True, help_text="Newest first.")
+    next = serializers.URLField(allow_null=True, help_text="The next page (the same query with a cursor), or null.")
+
+
 class HistorySerializer(serializers.Serializer[Any]):
     head = serializers.CharField(allow_null=True, help_text="The newest live version, or null.")
     versions = MemorySerializer(many=True, help_text="Oldest first.")

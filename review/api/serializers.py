@@ -32,6 +32,11 @@ class ConflictSerializer(serializers.ModelSerializer[Conflict]):
         read_only_fields = fields
 
 
+class ConflictPageSerializer(serializers.Serializer[Any]):
+    results = ConflictSerializer(many=True, help_text="Newest first.")
+    next = serializers.URLField(allow_null=True, help_text="The next page (the same query with a cursor), or null.")
+
+
 class ConflictQuerySerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=ConflictStatus.choices, default=ConflictStatus.PENDING)
 

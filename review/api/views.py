@@ -8,9 +8,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from memories.api.schema import error_responses
 from memories.auth import request_user
 from review import services
-from review.api.serializers import ConflictQuerySerializer, ConflictSerializer, ResolveSerializer
+from review.api.serializers import (
+    ConflictPageSerializer,
+    ConflictQuerySerializer,
+    ConflictSerializer,
+    ResolveSerializer,
+)
 from review.selectors import conflicts_for
 
 
@@ -25,7 +31,7 @@ class ConflictListView(APIView):
     @extend_schema(
         operation_id="conflicts_list",
         parameters=[ConflictQuerySerializer],
-        responses={200: ConflictSerializer(many=True)},
+        responses={200: ConflictPageSerializer, **error_responses(400)},
         summary="Conflicts both of whose memories you may retire (pending by default).",
     )
     def get(self, request: Request) -> Response:
@@ -48,7 +54,7 @@ class ConflictResolveView(APIView):
         operation_id="conflicts_resolve",
         parameters=[OpenApiParameter("conflict_id", int, OpenApiParameter.PATH)],
         request=ResolveSerializer,
-        responses={200: ConflictSerializer},
+        responses={200: ConflictSerializer, **error_responses(404, 409, body=True)},
         summary="Settle a conflict: newer_supersedes, older_stands, keep_both or dismiss.",
     )
     def post(self, request: Request, conflict_id: int) -> Response:
