@@ -13,6 +13,8 @@ ACTIONS = [Resolution.NEWER_SUPERSEDES, Resolution.OLDER_STANDS, Resolution.KEEP
 class ConflictSerializer(serializers.ModelSerializer[Conflict]):
     older = MemorySerializer()
     newer = MemorySerializer()
+    # Declared so the schema admits the empty string a pending conflict answers with.
+    resolution = serializers.ChoiceField(choices=Resolution.choices, allow_blank=True, read_only=True)
 
     class Meta:
         model = Conflict
