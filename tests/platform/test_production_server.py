@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from django.db import connection
 
 from memories.models import Memory
 from tests.conftest import Persona
-from tests.platform.helpers import ROOT, child_env, free_port
+from tests.platform.helpers import ROOT, child_env, free_port, gunicorn_server
 from zeromemory.embedded_db import EmbeddedServer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,3 +105,22 @@ def test_gunicorn_serves_rest_and_mcp(alice: Persona, carol: Persona) -> None:
     assert "remember" in {tool["name"] for tool in tools[1]["result"]["tools"]}
     assert recalled[0] == 200
     assert recalled[1]["result"]["structuredContent"] == {"results": []}  # carol sees none of alice's
+
+
+def test_the_longest_query_the_api_accepts_reaches_it(alice: Persona, tmp_path: Path) -> None:
+    """q may be 500 characters; percent-encoded four-byte ones make a 6 KB request line, over
+    gunicorn's default limit (4094 bytes), which refused it with an HTML 400 of its own."""
+    env = child_env(
+        DATABASE_URL=EmbeddedServer(settings.DATA_DIR).url(connection.settings_dict["NAME"]),
+        DJANGO_DEBUG="false",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+    )
+    query = urllib.parse.urlencode({"q": "\U000134b4" * 500, "project": "acme", "state": "all"})
+    with gunicorn_server(env, tmp_path / "gunicorn.log") as base:
+        request = urllib.request.Request(
+            f"{base}/api/v1/memories/?{query}", headers={"Authorization": f"Bearer {alice.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answer = response.status, response.headers["Content-Type"], json.loads(response.read())
+
+    assert answer == (200, "application/json", {"results": [], "next": None})
