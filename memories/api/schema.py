@@ -41,7 +41,8 @@ _ERRORS = {
     400: "Invalid input (`invalid`, `malformed_request`, `too_many_supersedes`), with `fields` when one is to blame.",
     401: "No token, or an invalid or revoked one (`not_authenticated`, `authentication_failed`).",
     403: "Authenticated, but not allowed to do this (`forbidden` and the operation's own codes).",
-    404: "Not found, or not visible to the caller: the two are indistinguishable (`not_found`, `project_not_found`).",
+    404: "Not found, or not visible to the caller: the two are indistinguishable (`not_found`, `project_not_found`); "
+    "on a list, also a `cursor` that is not one of the server's.",
     409: "The memory or conflict is not in a state that allows this (`not_live`, `idempotency_in_progress`).",
     413: "The request body is over the server's limit (`request_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from memories.api import examples as ex
 from memories.api import operations
-from memories.api.pagination import FeedPagination
+from memories.api.pagination import FeedPagination, page_parameters
 from memories.api.schema import error_responses
 from memories.api.serializers import (
     FeedPageSerializer,
@@ -25,10 +25,11 @@ from memories.api.serializers import (
     RememberResponseSerializer,
 )
 from memories.auth import request_credential, request_user
+from memories.idempotency import MAX_KEY_LENGTH
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
     OpenApiParameter.HEADER,
     required=False,
     description="Retry-safe writes: a replay with the same key and body returns the original answer "
@@ -43,7 +44,7 @@ class MemoryListView(APIView):
 
     @extend_schema(
         operation_id="memories_feed",
-        parameters=[FeedQuerySerializer],
+        parameters=[FeedQuerySerializer, *page_parameters(FeedPagination.max_page_size)],
         responses={200: FeedPageSerializer, **error_responses(400, 404)},
         examples=[ex.FEED_RESPONSE],
         summary="The feed: visible memories, newest first, cursor-paginated.",

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from memories.api.pagination import page_parameters
 from memories.api.schema import error_responses
 from memories.auth import request_user
 from review import services
@@ -30,8 +31,9 @@ class ConflictPagination(CursorPagination):
 class ConflictListView(APIView):
     @extend_schema(
         operation_id="conflicts_list",
-        parameters=[ConflictQuerySerializer],
-        responses={200: ConflictPageSerializer, **error_responses(400)},
+        parameters=[ConflictQuerySerializer, *page_parameters(ConflictPagination.max_page_size)],
+        # 404: a cursor that is not one of ours (DRF's "Invalid cursor").
+        responses={200: ConflictPageSerializer, **error_responses(400, 404)},
         summary="Conflicts both of whose memories you may retire (pending by default).",
     )
     def get(self, request: Request) -> Response:

@@ -93,3 +93,13 @@ def test_pages_and_errors_are_answered_as_the_schema_documents(alice, bob, acme)
     assert statuses == [200, 400, 404, 401, 400, 415, 404, 409, 403, 400, 200]
     for response, method, path in answers:
         assert_documented(response, method, path)
+
+
+def test_the_lists_document_their_pagination(alice):
+    document = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    bad_cursor = alice.client.get("/api/v1/conflicts/?cursor=not-a-cursor")
+
+    for path in ("/api/v1/memories/", "/api/v1/conflicts/"):
+        assert {"cursor", "limit"} <= {p["name"] for p in document["paths"][path]["get"]["parameters"]}
+    assert bad_cursor.status_code == 404
+    assert_documented(bad_cursor, "GET", "/api/v1/conflicts/")
