@@ -40,3 +40,22 @@ def backdate(memory: Memory, when: Any) -> None:
         cursor.execute("SET LOCAL session_replication_role = replica")
         cursor.execute("UPDATE memories_memory SET created_at = %s WHERE id = %s", [when, memory.pk])
         cursor.execute("SET LOCAL session_replication_role = DEFAULT")
+
+
+def assert_documented(response: Any, method: str, path: str) -> None:
+    """The answer is one the published OpenAPI document describes for ``method path`` (a
+    template, e.g. ``/api/v1/memories/{memory_id}/``): its status, and its body's shape."""
+    import requests
+    import schemathesis
+    from rest_framework.test import APIClient
+
+    document = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    answer = schemathesis.Response(
+        status_code=response.status_code,
+        headers={name: [str(value)] for name, value in response.headers.items()},
+        content=response.content,
+        request=requests.Request(method, f"http://testserver{path}").prepare(),
+        elapsed=0.0,
+        verify=True,
+    )
+    schemathesis.openapi.from_dict(document)[path][method].validate_response(answer)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.pagination import CursorPagination
 
 
@@ -10,3 +11,17 @@ class FeedPagination(CursorPagination):
     page_size = 50
     page_size_query_param = "limit"
     max_page_size = 200
+
+
+def page_parameters(max_page_size: int) -> list[OpenApiParameter]:
+    """The cursor pagination's query parameters, which an APIView's schema does not pick up."""
+    return [
+        OpenApiParameter(
+            "cursor", str, description="Where the page starts: the cursor of the previous page's `next` link."
+        ),
+        OpenApiParameter(
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": max_page_size},
+            description=f"Results per page (default 50, at most {max_page_size}).",
+        ),
+    ]

@@ -79,6 +79,30 @@ class LinkInputSerializer(serializers.Serializer[Any]):
     dst = serializers.RegexField(MEMORY_ID_RE, max_length=ID_LENGTH, error_messages={"invalid": "Not a memory id."})
 
 
+# Deep enough for any real metadata; shallow enough that nothing that walks it recursively
+# (json.dumps for the size, the jsonb adapter) can exhaust Python's stack.
+MAX_METADATA_DEPTH = 64
+
+
+def metadata_problem(value: dict[str, Any]) -> str | None:
+    """Why PostgreSQL or the stack could not take this metadata, or None. Iterative on purpose."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_METADATA_DEPTH:
+            return f"metadata is nested deeper than {MAX_METADATA_DEPTH} levels."
+        if isinstance(item, dict):
+            if any("\x00" in key for key in item):
+                return "metadata cannot contain the NUL character (\\u0000)."
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str) and "\x00" in item:
+            # PostgreSQL's jsonb cannot hold \u0000: the insert failed and answered 503.
+            return "metadata cannot contain the NUL character (\\u0000)."
+    return None
+
+
 class RememberInputSerializer(serializers.Serializer[Any]):
     content = serializers.CharField(
         max_length=MAX_CONTENT_LENGTH,
@@ -106,6 +130,9 @@ class RememberInputSerializer(serializers.Serializer[Any]):
     def validate_metadata(self, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise serializers.ValidationError("metadata must be a JSON object.")
+        problem = metadata_problem(value)
+        if problem is not None:
+            raise serializers.ValidationError(problem)
         size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
         if size > MAX_METADATA_BYTES:
             raise serializers.ValidationError(f"metadata is {size} bytes of JSON; the limit is {MAX_METADATA_BYTES}.")
@@ -232,6 +259,11 @@ class LinkCreateSerializer(serializers.Serializer[Any]):
 
 class ReasonSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+class FeedPageSerializer(serializers.Serializer[Any]):
+    results = MemorySerializer(many=True, help_text="Newest first.")
+    next = serializers.URLField(allow_null=True, help_text="The next page (the same query with a cursor), or null.")
 
 
 class HistorySerializer(serializers.Serializer[Any]):

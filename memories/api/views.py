@@ -9,8 +9,10 @@ from rest_framework.views import APIView
 
 from memories.api import examples as ex
 from memories.api import operations
-from memories.api.pagination import FeedPagination
+from memories.api.pagination import FeedPagination, page_parameters
+from memories.api.schema import error_responses
 from memories.api.serializers import (
+    FeedPageSerializer,
     FeedQuerySerializer,
     HistorySerializer,
     LinkCreateSerializer,
@@ -23,10 +25,11 @@ from memories.api.serializers import (
     RememberResponseSerializer,
 )
 from memories.auth import request_credential, request_user
+from memories.idempotency import MAX_KEY_LENGTH
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
     OpenApiParameter.HEADER,
     required=False,
     description="Retry-safe writes: a replay with the same key and body returns the original answer "
@@ -41,8 +44,8 @@ class MemoryListView(APIView):
 
     @extend_schema(
         operation_id="memories_feed",
-        parameters=[FeedQuerySerializer],
-        responses={200: MemorySerializer(many=True)},
+        parameters=[FeedQuerySerializer, *page_parameters(FeedPagination.max_page_size)],
+        responses={200: FeedPageSerializer, **error_responses(400, 404)},
         examples=[ex.FEED_RESPONSE],
         summary="The feed: visible memories, newest first, cursor-paginated.",
     )
@@ -57,7 +60,11 @@ class MemoryListView(APIView):
         operation_id="memories_remember",
         request=RememberInputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: RememberResponseSerializer, 200: RememberResponseSerializer},
+        responses={
+            201: RememberResponseSerializer,
+            200: RememberResponseSerializer,
+            **error_responses(403, 404, 409, 422, body=True),
+        },
         summary="Remember a statement; optionally declare the memories it supersedes.",
         examples=[
             ex.REMEMBER_RESPONSE,
@@ -88,7 +95,7 @@ class MemoryDetailView(APIView):
     @extend_schema(
         operation_id="memories_detail",
         parameters=[MEMORY_ID],
-        responses={200: MemorySerializer},
+        responses={200: MemorySerializer, **error_responses(404)},
         examples=[ex.MEMORY_RESPONSE],
         summary="One memory with its lifecycle fields.",
     )
@@ -106,7 +113,7 @@ class MemoryForgetView(APIView):
         operation_id="memories_forget",
         parameters=[MEMORY_ID],
         request=ReasonSerializer,
-        responses={200: MemorySerializer},
+        responses={200: MemorySerializer, **error_responses(403, 404, 409, body=True)},
         summary="Retire a memory with no successor (reversible with restore).",
         examples=[
             *[ex.FORGOTTEN_RESPONSE],
@@ -129,7 +136,7 @@ class MemoryRestoreView(APIView):
         operation_id="memories_restore",
         parameters=[MEMORY_ID],
         request=ReasonSerializer,
-        responses={200: MemorySerializer},
+        responses={200: MemorySerializer, **error_responses(403, 404, 409, body=True)},
         examples=[ex.MEMORY_RESPONSE],
         summary="Make a superseded or forgotten memory live again.",
     )
@@ -148,7 +155,7 @@ class MemoryHistoryView(APIView):
     @extend_schema(
         operation_id="memories_history",
         parameters=[MEMORY_ID],
-        responses={200: HistorySerializer},
+        responses={200: HistorySerializer, **error_responses(404)},
         examples=[ex.HISTORY_RESPONSE],
         summary="The version chain around a memory: every memory joined to it by supersedes links.",
     )
@@ -160,7 +167,7 @@ class LinkCreateView(APIView):
     @extend_schema(
         operation_id="links_create",
         request=LinkCreateSerializer,
-        responses={201: LinkSerializer, 200: LinkSerializer},
+        responses={201: LinkSerializer, 200: LinkSerializer, **error_responses(403, 404, body=True)},
         summary="Record a typed edge between two memories (it never retires anything).",
         examples=[
             ex.LINK_RESPONSE,
@@ -183,7 +190,7 @@ class RecallView(APIView):
     @extend_schema(
         operation_id="recall",
         request=RecallInputSerializer,
-        responses={200: RecallResponseSerializer},
+        responses={200: RecallResponseSerializer, **error_responses(404, body=True)},
         summary="Find what the caller knows: hybrid semantic and full-text search.",
         examples=[
             ex.RECALL_RESPONSE,

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from memories.choices import EventAction, LinkOrigin, LinkType, LoopStatus, State
 from memories.errors import Conflict, ErrorCode, Forbidden, ValidationFailed, memory_not_found
+from memories.ids import is_memory_id
 from memories.locks import lock_memories
 from memories.models import Credential, Link, Memory, MemoryEvent
 from memories.services.lifecycle import LostRace, event_append, link_record, retire
@@ -16,7 +17,9 @@ from memories.visibility import can_retire, visible_memories
 
 def _locked_for_retirement(user: User, memory_id: str) -> Memory:
     """The memory, locked, if ``user`` may see it (else 404) and retire it (else 403)."""
-    if not visible_memories(user).filter(pk=memory_id).exists():
+    # Checked before any query: an id with a NUL byte (from a URL's %00) makes PostgreSQL fail
+    # the query, which would answer 503 instead of 404.
+    if not is_memory_id(memory_id) or not visible_memories(user).filter(pk=memory_id).exists():
         raise memory_not_found(memory_id)
     memory = lock_memories([memory_id]).get(memory_id)
     if memory is None:  # pragma: no cover - memories are never deleted

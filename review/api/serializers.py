@@ -13,6 +13,8 @@ ACTIONS = [Resolution.NEWER_SUPERSEDES, Resolution.OLDER_STANDS, Resolution.KEEP
 class ConflictSerializer(serializers.ModelSerializer[Conflict]):
     older = MemorySerializer()
     newer = MemorySerializer()
+    # Declared so the schema admits the empty string a pending conflict answers with.
+    resolution = serializers.ChoiceField(choices=Resolution.choices, allow_blank=True, read_only=True)
 
     class Meta:
         model = Conflict
@@ -30,6 +32,11 @@ class ConflictSerializer(serializers.ModelSerializer[Conflict]):
             "newer",
         ]
         read_only_fields = fields
+
+
+class ConflictPageSerializer(serializers.Serializer[Any]):
+    results = ConflictSerializer(many=True, help_text="Newest first.")
+    next = serializers.URLField(allow_null=True, help_text="The next page (the same query with a cursor), or null.")
 
 
 class ConflictQuerySerializer(serializers.Serializer[Any]):

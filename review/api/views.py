@@ -8,9 +8,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from memories.api.pagination import page_parameters
+from memories.api.schema import error_responses
 from memories.auth import request_user
 from review import services
-from review.api.serializers import ConflictQuerySerializer, ConflictSerializer, ResolveSerializer
+from review.api.serializers import (
+    ConflictPageSerializer,
+    ConflictQuerySerializer,
+    ConflictSerializer,
+    ResolveSerializer,
+)
 from review.selectors import conflicts_for
 
 
@@ -24,8 +31,9 @@ class ConflictPagination(CursorPagination):
 class ConflictListView(APIView):
     @extend_schema(
         operation_id="conflicts_list",
-        parameters=[ConflictQuerySerializer],
-        responses={200: ConflictSerializer(many=True)},
+        parameters=[ConflictQuerySerializer, *page_parameters(ConflictPagination.max_page_size)],
+        # 404: a cursor that is not one of ours (DRF's "Invalid cursor").
+        responses={200: ConflictPageSerializer, **error_responses(400, 404)},
         summary="Conflicts both of whose memories you may retire (pending by default).",
     )
     def get(self, request: Request) -> Response:
@@ -48,7 +56,7 @@ class ConflictResolveView(APIView):
         operation_id="conflicts_resolve",
         parameters=[OpenApiParameter("conflict_id", int, OpenApiParameter.PATH)],
         request=ResolveSerializer,
-        responses={200: ConflictSerializer},
+        responses={200: ConflictSerializer, **error_responses(404, 409, body=True)},
         summary="Settle a conflict: newer_supersedes, older_stands, keep_both or dismiss.",
     )
     def post(self, request: Request, conflict_id: int) -> Response:

@@ -101,6 +101,17 @@ def test_malformed_json_is_a_400_in_the_error_shape(alice):
     assert response.json()["error"]["code"] == "malformed_request"
 
 
+@pytest.mark.parametrize("path", ["/api/v1/memories/", "/api/v1/recall/", "/api/v1/links/"])
+def test_json_nested_past_the_parsers_recursion_limit_is_a_400(alice, path):
+    # 5,000 levels is 10 KB of brackets; Python's parser gave up with RecursionError: a 500.
+    body = '{"content": ' + "[" * 5000 + "]" * 5000 + "}"
+
+    response = alice.client.post(path, body, content_type="application/json")
+
+    assert (response.status_code, response.json()["error"]["code"]) == (400, "malformed_request")
+    assert Memory.objects.count() == 0
+
+
 def test_a_body_over_the_request_size_limit_is_a_413_and_stores_nothing(alice):
     body = '{"content": "' + "x" * 1_100_000 + '"}'
 

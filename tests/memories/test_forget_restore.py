@@ -77,6 +77,15 @@ def test_forget_and_restore_of_a_missing_memory_are_404(alice):
         assert response.json()["error"]["code"] == "not_found"
 
 
+@pytest.mark.parametrize("action", ["forget", "restore"])
+@pytest.mark.parametrize("malformed", ["mem_%00", "nonsense", "mem_01M8X9363CEB8BBW9V2HBHKZ9P%00"])
+def test_forget_and_restore_of_a_malformed_id_are_404(alice, action, malformed):
+    # A NUL byte reached PostgreSQL, which refused the query: 503 database_unavailable.
+    response = alice.client.post(f"/api/v1/memories/{malformed}/{action}/", {}, format="json")
+
+    assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found")
+
+
 def test_restore_after_a_declared_supersede(alice):
     task = make_memory(alice.user, "Migrate the billing DB", kind="task")
     successor = remember(alice, "Billing DB migrated to PG 18", links=supersedes(task.id)).json()["memory"]

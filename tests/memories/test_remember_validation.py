@@ -118,3 +118,37 @@ def test_visibility_project_on_a_personal_memory_is_refused(alice):
 
     assert response.status_code == 400
     assert "visibility" in response.json()["error"]["fields"]
+
+
+@pytest.mark.parametrize("metadata", [{"note": "a\u0000b"}, {"a\u0000": 1}, {"deep": [{"x": ["\u0000"]}]}])
+def test_metadata_with_a_nul_character_is_a_400_field_error(alice, metadata):
+    # PostgreSQL's jsonb cannot store \u0000: the insert failed, and the write answered 503.
+    before = store_snapshot()
+
+    response = remember(alice, "The standup is at 09:30.", metadata=metadata)
+
+    assert response.status_code == 400
+    assert list(response.json()["error"]["fields"]) == ["metadata"]
+    assert store_snapshot() == before
+
+
+@pytest.mark.parametrize("depth", [65, 900])
+def test_metadata_nested_too_deeply_is_a_400_field_error(alice, depth):
+    # At a few hundred levels, walking it recursively exhausted the stack: a 500.
+    before = store_snapshot()
+    nested = f"{'[' * depth}1{']' * depth}"
+    body = f'{{"content": "The standup is at 09:30.", "metadata": {{"a": {nested}}}}}'
+
+    response = alice.client.post("/api/v1/memories/", body, content_type="application/json")
+
+    assert response.status_code == 400
+    assert "nested deeper than 64 levels" in response.json()["error"]["fields"]["metadata"][0]
+    assert store_snapshot() == before
+
+
+def test_metadata_nested_64_levels_is_stored(alice):
+    nested: dict[str, object] = {"a": 1}
+    for _ in range(62):
+        nested = {"a": nested}
+
+    assert remember(alice, "The standup is at 09:30.", metadata=nested).status_code == 201

@@ -145,11 +145,12 @@ def session_database_url() -> str:
 
 
 @contextlib.contextmanager
-def gunicorn_server(*, workers: int = 2, threads: int = 4, **env: str) -> Iterator[str]:
-    """The server on the session's database; yields its base URL once it answers."""
+def gunicorn_server(*, workers: int = 2, threads: int = 4, log: Path | None = None, **env: str) -> Iterator[str]:
+    """The server on the session's database; yields its base URL once it answers. Its output
+    goes to ``log`` (a temporary file if not given)."""
     server = Gunicorn(session_database_url(), workers=workers, threads=threads, extra_env=env)
     with tempfile.TemporaryDirectory() as folder:
-        server.start(Path(folder) / "gunicorn.log")
+        server.start(log or Path(folder) / "gunicorn.log")
         try:
             yield f"http://127.0.0.1:{server.port}"
         finally:

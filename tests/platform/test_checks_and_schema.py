@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from tests.factories import make_memory
+from tests.helpers import assert_documented, remember, supersedes
 from tests.platform.helpers import child_env, manage
 from zeromemory.checks import check_pgvector, pgvector_version_problem
 
@@ -66,3 +68,38 @@ def test_the_schema_generates_without_warnings_and_validates(db, tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
 
     assert "bearerToken" in (tmp_path / "schema.yaml").read_text()
+
+
+def test_pages_and_errors_are_answered_as_the_schema_documents(alice, bob, acme):
+    old = make_memory(alice.user, "The standup is at 09:30.", project=acme)
+    remember(alice, "The standup is at 09:45.", project="acme", links=supersedes(old.id))
+    bobs = make_memory(bob.user, "Bob's note: the coffee machine is fixed.", project=acme).id
+    feed, detail = "/api/v1/memories/", "/api/v1/memories/{memory_id}/"
+    answers = [
+        (alice.client.get(feed), "GET", feed),
+        (alice.client.get(f"{feed}?state=nonsense"), "GET", feed),
+        (alice.client.get(f"{feed}?project=nowhere"), "GET", feed),
+        (APIClient().get(feed), "GET", feed),
+        (alice.client.post(feed, {"content": ""}, format="json"), "POST", feed),
+        (alice.client.post(feed, "just text", content_type="text/plain"), "POST", feed),
+        (alice.client.get("/api/v1/memories/mem_nothing/"), "GET", detail),
+        (alice.client.post(f"/api/v1/memories/{old.id}/forget/"), "POST", "/api/v1/memories/{memory_id}/forget/"),
+        (alice.client.post(f"/api/v1/memories/{bobs}/forget/"), "POST", "/api/v1/memories/{memory_id}/forget/"),
+        (alice.client.post("/api/v1/recall/", {"query": "x", "limit": 0}, format="json"), "POST", "/api/v1/recall/"),
+        (alice.client.get("/api/v1/conflicts/"), "GET", "/api/v1/conflicts/"),
+    ]
+
+    statuses = [response.status_code for response, _, _ in answers]
+    assert statuses == [200, 400, 404, 401, 400, 415, 404, 409, 403, 400, 200]
+    for response, method, path in answers:
+        assert_documented(response, method, path)
+
+
+def test_the_lists_document_their_pagination(alice):
+    document = APIClient().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    bad_cursor = alice.client.get("/api/v1/conflicts/?cursor=not-a-cursor")
+
+    for path in ("/api/v1/memories/", "/api/v1/conflicts/"):
+        assert {"cursor", "limit"} <= {p["name"] for p in document["paths"][path]["get"]["parameters"]}
+    assert bad_cursor.status_code == 404
+    assert_documented(bad_cursor, "GET", "/api/v1/conflicts/")

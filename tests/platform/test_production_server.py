@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -63,3 +64,17 @@ def test_gunicorn_serves_rest_and_mcp(alice: Persona, carol: Persona) -> None:
     assert "remember" in {tool["name"] for tool in tools[1]["result"]["tools"]}
     assert recalled[0] == 200
     assert recalled[1]["result"]["structuredContent"] == {"results": []}  # carol sees none of alice's
+
+
+def test_the_longest_query_the_api_accepts_reaches_it(alice: Persona) -> None:
+    """q may be 500 characters; percent-encoded four-byte ones make a 6 KB request line, over
+    gunicorn's default limit (4094 bytes), which refused it with an HTML 400 of its own."""
+    query = urllib.parse.urlencode({"q": "\U000134b4" * 500, "project": "acme", "state": "all"})
+    with gunicorn_server() as base:
+        request = urllib.request.Request(
+            f"{base}/api/v1/memories/?{query}", headers={"Authorization": f"Bearer {alice.token}"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answer = response.status, response.headers["Content-Type"], json.loads(response.read())
+
+    assert answer == (200, "application/json", {"results": [], "next": None})

@@ -8,7 +8,7 @@ from memories.models import Link, Memory
 from review.judges import Verdict
 from review.models import Conflict
 from tests.factories import make_memory
-from tests.helpers import store_snapshot
+from tests.helpers import assert_documented, store_snapshot
 
 CONFLICTS = "/api/v1/conflicts/"
 
@@ -39,6 +39,13 @@ def test_the_queue_lists_pending_conflicts_with_both_memories(alice, conflict):
     assert item["opened_at"].endswith("Z")
     assert alice.client.get(f"{CONFLICTS}?status=resolved").json()["results"] == []
     assert alice.client.get(f"{CONFLICTS}?status=nonsense").status_code == 400
+
+
+def test_a_pending_conflict_is_answered_as_the_schema_documents(alice, conflict):
+    response = alice.client.get(CONFLICTS)
+
+    assert response.json()["results"][0]["resolution"] == ""  # not settled yet
+    assert_documented(response, "GET", CONFLICTS)
 
 
 def test_only_who_may_retire_both_memories_sees_a_conflict(alice, bob, carol, dave, conflict):
