@@ -47,11 +47,13 @@ _ERRORS = {
     413: "The request body is over the server's limit (`request_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",
     422: "An Idempotency-Key reused with another body (`idempotency_key_reused`).",
+    429: "The token has spent its requests per minute (`rate_limited`); the `Retry-After` header says how many "
+    "seconds until the next one is allowed. Nothing was done.",
     503: "The database or the embedding model failed; nothing was changed, retry (`database_unavailable`, "
     "`embedding_failed`).",
 }
-# Every operation can fail these ways: no token, or a database that gives out.
-_ALWAYS = (401, 503)
+# Every operation can fail these ways: no token, a spent rate limit, or a database that gives out.
+_ALWAYS = (401, 429, 503)
 # And every operation that reads a JSON body these.
 _BODY = (400, 413, 415)
 
