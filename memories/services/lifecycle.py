@@ -71,6 +71,16 @@ def retire_by_successor(
     """Retire a live, locked ``target`` in favour of ``successor`` and record the edge."""
     now = timezone.now()
     closes_loop = retire(memory=target, successor=successor, now=now)
+    # The same edge may already be active as a graph-only link (POST /links/ records one; the
+    # docs then tell the writer to declare it). One active edge per (src, dst, type) exists, so
+    # the retiring edge replaces it: marked reverted, it stays in history, and the event names it.
+    replaced = list(
+        Link.objects.filter(src=successor, dst=target, type=LinkType.SUPERSEDES, reverted=False).values_list(
+            "pk", flat=True
+        )
+    )
+    if replaced:
+        Link.objects.filter(pk__in=replaced).update(reverted=True, reverted_at=now)
     link = Link.objects.create(
         src=successor, dst=target, type=LinkType.SUPERSEDES, origin=origin, created_by=actor, created_at=now
     )
@@ -80,7 +90,13 @@ def retire_by_successor(
         actor=actor,
         credential=credential,
         reason=reason,
-        data={"successor": successor.pk, "origin": origin, "link": link.pk, "loop_closed": closes_loop},
+        data={
+            "successor": successor.pk,
+            "origin": origin,
+            "link": link.pk,
+            "loop_closed": closes_loop,
+            **({"replaced_links": replaced} if replaced else {}),
+        },
     )
     return link
 

@@ -196,3 +196,29 @@ def test_other_link_types_are_recorded_and_their_ends_must_be_visible(alice, car
     assert refused.status_code == 404
     assert "private note" not in str(refused.json())
     assert store_snapshot() == before
+
+
+def test_declaring_a_supersede_already_recorded_as_a_graph_edge_retires_the_target(alice):
+    # The documented path: a supersedes link made with POST /links/ is a graph edge only; to
+    # retire the older memory, remember the newer one again with the declaration. Found by
+    # tests/model: the retiring edge collided with the active graph edge (a 503).
+    older = make_memory(alice.user, "Deploy window is Monday 10:00 UTC.")
+    newer = remember(alice, "Deploy window is Friday 14:00 UTC.").json()["memory"]["id"]
+    graph = alice.client.post("/api/v1/links/", {"src": newer, "dst": older.id, "type": "supersedes"}, format="json")
+    assert graph.status_code == 201
+
+    response = remember(alice, "Deploy window is Friday 14:00 UTC.", links=supersedes(older.id))
+
+    assert response.status_code == 200
+    assert (response.json()["absorbed"], response.json()["superseded"]) == (True, [older.id])
+    older.refresh_from_db()
+    assert (older.state, older.superseded_by_id) == ("superseded", newer)
+    edges = alice.client.get(f"/api/v1/memories/{older.id}/history/").json()["edges"]
+    assert [(e["origin"], e["reverted"]) for e in edges] == [("link", True), ("declared", False)]
+    event = MemoryEvent.objects.get(memory=older, action="superseded")
+    assert event.data["replaced_links"] == [graph.json()["id"]]
+
+    restored = alice.client.post(f"/api/v1/memories/{older.id}/restore/", {}, format="json")
+
+    assert restored.json()["state"] == "live"
+    assert not Link.objects.filter(dst=older, reverted=False).exists()
