@@ -199,3 +199,45 @@ def test_a_database_error_while_authenticating_answers_503_not_500(alice: Person
 
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "database_unavailable"
+
+
+def _deep(levels: int) -> str:
+    return '{"a":' * levels + "1" + "}" * levels
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("[" * 5000 + "]" * 5000, "recursion limit exceeded"),
+        (
+            '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "remember", '
+            '"arguments": {"content": "x", "metadata": ' + _deep(3000) + "}}}",
+            "recursion limit exceeded",
+        ),
+        ("\x00", "expected value"),
+    ],
+    ids=["deep-array", "deep-arguments", "nul"],
+)
+def test_hostile_json_is_a_json_rpc_parse_error(alice: Persona, body: str, expected: str) -> None:
+    """The fuzzer's REST findings (deep nesting, NUL) checked against the MCP endpoint's own parser."""
+    client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {alice.token}", HTTP_ACCEPT=ACCEPT)
+
+    response = client.post("/mcp/", data=body, content_type="application/json")
+
+    assert response.status_code == 400
+    error = json.loads(response.content)["error"]
+    assert error["code"] == -32700
+    assert expected in error["message"]
+    assert Memory.objects.count() == 0
+
+
+def test_a_nul_character_in_a_tool_argument_is_a_field_error(alice: Persona) -> None:
+    client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {alice.token}", HTTP_ACCEPT=ACCEPT)
+    call = rpc("tools/call", {"name": "remember", "arguments": {"content": "a\x00b"}})
+
+    response = client.post("/mcp/", data=json.dumps(call), content_type="application/json")
+
+    result = json.loads(response.content)["result"]
+    assert result["isError"] is True
+    assert result["structuredContent"]["error"]["fields"] == {"content": ["Null characters are not allowed."]}
+    assert Memory.objects.count() == 0
