@@ -8,6 +8,28 @@ from memories.models import IdempotencyRecord, Link, Memory, MemoryEvent
 
 REMEMBER = "/api/v1/memories/"
 
+# The memory object's fields as SPEC §3 lists them, in its order: written out here rather than
+# imported from the app, so a change on either side shows.
+SPEC_MEMORY_FIELDS = (
+    "id",
+    "content",
+    "kind",
+    "owner",
+    "project",
+    "visibility",
+    "provenance",
+    "session",
+    "metadata",
+    "state",
+    "superseded_by",
+    "invalidated_at",
+    "loop_status",
+    "closed_by",
+    "closed_at",
+    "created_at",
+    "updated_at",
+)
+
 
 def remember(persona: Any, content: str, **fields: Any) -> Any:
     return persona.client.post(REMEMBER, {"content": content, **fields}, format="json")

@@ -5,28 +5,9 @@ from __future__ import annotations
 import pytest
 
 from memories.models import Memory, MemoryEvent
+from tests.helpers import SPEC_MEMORY_FIELDS
 
 URL = "/api/v1/memories/"
-
-MEMORY_FIELDS = {
-    "id",
-    "content",
-    "kind",
-    "owner",
-    "project",
-    "visibility",
-    "provenance",
-    "session",
-    "metadata",
-    "state",
-    "superseded_by",
-    "invalidated_at",
-    "loop_status",
-    "closed_by",
-    "closed_at",
-    "created_at",
-    "updated_at",
-}
 
 
 def test_remember_stores_a_trimmed_memory_and_answers_201(alice):
@@ -34,7 +15,7 @@ def test_remember_stores_a_trimmed_memory_and_answers_201(alice):
 
     assert response.status_code == 201
     memory = response.json()["memory"]
-    assert set(memory) == MEMORY_FIELDS
+    assert set(memory) == set(SPEC_MEMORY_FIELDS)
     assert memory["content"] == "Deploys happen on Mondays."
     assert memory["id"].startswith("mem_")
     assert len(memory["id"]) == 30

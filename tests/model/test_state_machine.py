@@ -48,6 +48,7 @@ from memories.models import IdempotencyRecord, Link, Memory, MemoryEvent
 from review.models import Conflict, ConflictStatus, Judgment
 from tests.conftest import Persona
 from tests.factories import issue_token
+from tests.helpers import SPEC_MEMORY_FIELDS
 from tests.model.model import (
     FORGOTTEN,
     LIVE,
@@ -75,25 +76,6 @@ CALLERS = ("alice", "bob", "carol", "dave", "alice_watch")
 PROJECTS = (None, "acme", "globex")
 KINDS = ("fact", "decision", "task", "open-question")
 LINK_TYPES = ("supersedes", "relates_to", "derived_from", "depends_on", "contradicts")
-LIFECYCLE_FIELDS = (
-    "id",
-    "content",
-    "kind",
-    "owner",
-    "project",
-    "visibility",
-    "provenance",
-    "session",
-    "metadata",
-    "state",
-    "superseded_by",
-    "invalidated_at",
-    "loop_status",
-    "closed_by",
-    "closed_at",
-    "created_at",
-    "updated_at",
-)
 
 # Outcomes seen over the run (hypothesis's own statistics do not reach a nested state machine
 # run); printed with ZEROMEMORY_MODEL_STATS=1 to see what the run actually exercised.
@@ -145,8 +127,8 @@ def expected_body(memory: Mem) -> dict[str, Any]:
 
 
 def actual_body(body: dict[str, Any]) -> dict[str, Any]:
-    assert set(body) >= set(LIFECYCLE_FIELDS), body
-    seen = {key: body[key] for key in LIFECYCLE_FIELDS if key not in {"created_at", "updated_at"}}
+    assert set(body) >= set(SPEC_MEMORY_FIELDS), body
+    seen = {key: body[key] for key in SPEC_MEMORY_FIELDS if key not in {"created_at", "updated_at"}}
     seen["invalidated_at"] = body["invalidated_at"] is not None
     seen["closed_at"] = body["closed_at"] is not None
     return seen
