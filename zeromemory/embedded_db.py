@@ -431,10 +431,18 @@ def ensure_running(data_dir: Path, database: str = "zeromemory") -> EmbeddedServ
             if os.getpid() != owner_pid or released.is_set():
                 return
             released.set()
-            try:
-                server.release()
-            except Exception:
-                logger.exception("Could not release the embedded database")
+            # Ctrl+C reaches gunicorn's workers twice (from the terminal and from their master),
+            # and the handler of the second raises SystemExit, possibly in the middle of this.
+            # Releasing is idempotent (a pid file removed, then a count), so it is tried again.
+            for _ in range(3):
+                try:
+                    server.release()
+                    return
+                except (SystemExit, KeyboardInterrupt):
+                    continue
+                except Exception:
+                    logger.exception("Could not release the embedded database")
+                    return
 
         atexit.register(_release_at_exit)
         # Forked multiprocessing workers leave through os._exit, skipping atexit; their
