@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from django.db import connections, router
+from django.db.backends.utils import CursorWrapper
 
 from memories.models import RateLimitBucket
 
@@ -50,6 +51,11 @@ class Limit:
         return self.period_seconds / self.requests
 
 
+def _cursor() -> CursorWrapper:
+    # The table is written on every take, so it lives where writes go, replicas or not.
+    return connections[router.db_for_write(RateLimitBucket)].cursor()
+
+
 def _params(key: str, limit: Limit) -> dict[str, str | float]:
     return {"key": key, "interval": limit.interval, "period": limit.period_seconds, "slack": _SLACK}
 
@@ -61,9 +67,8 @@ def _retry_after(seconds: float | None) -> int:
 
 def rate_limit_take(*, key: str, limit: Limit) -> int | None:
     """Counts one request against ``key``: None if it is allowed, else seconds to wait."""
-    connection = connections[router.db_for_write(RateLimitBucket)]
     params = _params(key, limit)
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         if random.randrange(_SWEEP_ONE_IN) == 0:  # a sampling choice, not a secret
             cursor.execute(_SWEEP)
         cursor.execute(_TAKE, params)
@@ -76,8 +81,7 @@ def rate_limit_take(*, key: str, limit: Limit) -> int | None:
 
 def rate_limit_blocked_for(*, key: str, limit: Limit) -> int | None:
     """Seconds until ``key`` may take another request, or None if it may now; counts nothing."""
-    connection = connections[router.db_for_write(RateLimitBucket)]
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(_BLOCKED_FOR, _params(key, limit))
         row = cursor.fetchone()
     if row is None or row[0] <= 0:

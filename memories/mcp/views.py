@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from rest_framework import exceptions
 
 from memories.api.throttling import credential_wait
 from memories.auth import credential_for_token
@@ -50,10 +51,9 @@ def _authenticate(header: str) -> Caller | JsonResponse:
         return _unauthorized("authentication_failed", "Invalid or revoked token.")
     wait = credential_wait(credential)
     if wait is not None:
-        # The same budget as the REST API's, refused the same way, before the SDK sees the call.
-        response = JsonResponse(
-            error_body("rate_limited", f"Request was throttled. Expected available in {wait} seconds."), status=429
-        )
+        # The same budget as the REST API's, refused with its answer, before the SDK sees the call.
+        answer, body = describe_exception(exceptions.Throttled(wait)) or (429, server_error_body())
+        response = JsonResponse(body, status=answer)
         response["Retry-After"] = str(wait)
         return response
     return Caller(user=credential.user, credential=credential)

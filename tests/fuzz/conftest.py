@@ -34,8 +34,8 @@ def live_server_url(alice: Persona, carol: Persona, tmp_path: Path) -> Iterator[
     try:
         # Thousands of requests from two tokens in a few minutes: a per-credential rate limit
         # would turn the run into a test of 429s.
-        with gunicorn_server(log=log, ZEROMEMORY_RATE_LIMIT_PER_MINUTE="0") as base:
-            yield base
+        with gunicorn_server(log=log, ZEROMEMORY_RATE_LIMIT_PER_MINUTE="0") as server:
+            yield server.base_url
     finally:
         # The server's side of a failure (a 5xx's traceback) goes into the test's report.
         text = log.read_text(errors="replace") if log.exists() else ""

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import math
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tests.conftest import Persona
-from tests.platform.server import gunicorn_server
+from tests.platform.server import gunicorn_server, request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,22 +18,17 @@ PER_MINUTE = 30
 FLOOD = 120
 
 
-def _get(url: str, token: str) -> tuple[int, str | None]:
-    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, None
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers.get("Retry-After")
+def _get(port: int, token: str) -> tuple[int, str | None]:
+    answer = request(port, "GET", "/api/v1/memories/", token)
+    return answer.status, answer.headers.get("Retry-After")
 
 
 def test_one_tokens_flood_is_limited_across_workers_and_does_not_starve_another(alice: Persona, bob: Persona) -> None:
-    with gunicorn_server(workers=2, threads=4, ZEROMEMORY_RATE_LIMIT_PER_MINUTE=str(PER_MINUTE)) as base:
-        feed = f"{base}/api/v1/memories/"
+    with gunicorn_server(workers=2, threads=4, ZEROMEMORY_RATE_LIMIT_PER_MINUTE=str(PER_MINUTE)) as server:
         started = time.monotonic()
         with ThreadPoolExecutor(max_workers=16) as pool:
-            flood = [pool.submit(_get, feed, alice.token) for _ in range(FLOOD)]
-            others = [_get(feed, bob.token) for _ in range(10)]
+            flood = [pool.submit(_get, server.port, alice.token) for _ in range(FLOOD)]
+            others = [_get(server.port, bob.token) for _ in range(10)]
             answers = [future.result() for future in flood]
         elapsed = time.monotonic() - started
 

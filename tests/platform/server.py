@@ -30,6 +30,7 @@ class Answer:
     body: Any
     seconds: float
     error: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def request(port: int, method: str, path: str, token: str | None = None, body: Any = None, **headers: str) -> Answer:
@@ -47,7 +48,7 @@ def request(port: int, method: str, path: str, token: str | None = None, body: A
             parsed: Any = json.loads(raw) if raw else None
         except ValueError:
             parsed = raw.decode(errors="replace")
-        return Answer(response.status, parsed, time.monotonic() - started)
+        return Answer(response.status, parsed, time.monotonic() - started, headers=dict(response.getheaders()))
     except (OSError, http.client.HTTPException) as exc:
         return Answer(0, None, time.monotonic() - started, error=f"{type(exc).__name__}: {exc}")
     finally:
@@ -65,6 +66,10 @@ class Gunicorn:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def start(self, log_path: Path, ready_within: float = 180) -> None:
         defaults = {
@@ -145,13 +150,13 @@ def session_database_url() -> str:
 
 
 @contextlib.contextmanager
-def gunicorn_server(*, workers: int = 2, threads: int = 4, log: Path | None = None, **env: str) -> Iterator[str]:
-    """The server on the session's database; yields its base URL once it answers. Its output
-    goes to ``log`` (a temporary file if not given)."""
+def gunicorn_server(*, workers: int = 2, threads: int = 4, log: Path | None = None, **env: str) -> Iterator[Gunicorn]:
+    """The server on the session's database, once it answers. Its output goes to ``log`` (a
+    temporary file if not given)."""
     server = Gunicorn(session_database_url(), workers=workers, threads=threads, extra_env=env)
     with tempfile.TemporaryDirectory() as folder:
         server.start(log or Path(folder) / "gunicorn.log")
         try:
-            yield f"http://127.0.0.1:{server.port}"
+            yield server
         finally:
             server.stop()

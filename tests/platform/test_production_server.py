@@ -3,50 +3,40 @@ REST API and MCP from the same processes, with pooled database connections."""
 
 from __future__ import annotations
 
-import json
-import urllib.error
 import urllib.parse
-import urllib.request
 from typing import Any
 
 import pytest
 
 from memories.models import Memory
 from tests.conftest import Persona
-from tests.platform.server import gunicorn_server
+from tests.platform.server import gunicorn_server, request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _post(url: str, token: str, body: dict[str, Any], **headers: str) -> tuple[int, Any]:
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json", **headers},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+def _post(port: int, path: str, token: str, body: dict[str, Any], **headers: str) -> tuple[int, Any]:
+    answer = request(port, "POST", path, token, body, **headers)
+    return answer.status, answer.body
 
 
 def test_gunicorn_serves_rest_and_mcp(alice: Persona, carol: Persona) -> None:
-    with gunicorn_server() as base:
+    with gunicorn_server() as server:
         stored = [
-            _post(f"{base}/api/v1/memories/", alice.token, {"content": f"Fact number {n} about the ledger."})
+            _post(server.port, "/api/v1/memories/", alice.token, {"content": f"Fact number {n} about the ledger."})
             for n in range(6)
         ]
         tools = _post(
-            f"{base}/mcp/",
+            server.port,
+            "/mcp/",
             alice.token,
             {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
             Accept="application/json, text/event-stream",
             **{"MCP-Protocol-Version": "2025-06-18"},
         )
         recalled = _post(
-            f"{base}/mcp/",
+            server.port,
+            "/mcp/",
             carol.token,
             {
                 "jsonrpc": "2.0",
@@ -70,11 +60,8 @@ def test_the_longest_query_the_api_accepts_reaches_it(alice: Persona) -> None:
     """q may be 500 characters; percent-encoded four-byte ones make a 6 KB request line, over
     gunicorn's default limit (4094 bytes), which refused it with an HTML 400 of its own."""
     query = urllib.parse.urlencode({"q": "\U000134b4" * 500, "project": "acme", "state": "all"})
-    with gunicorn_server() as base:
-        request = urllib.request.Request(
-            f"{base}/api/v1/memories/?{query}", headers={"Authorization": f"Bearer {alice.token}"}
-        )
-        with urllib.request.urlopen(request, timeout=30) as response:
-            answer = response.status, response.headers["Content-Type"], json.loads(response.read())
+    with gunicorn_server() as server:
+        got = request(server.port, "GET", f"/api/v1/memories/?{query}", alice.token)
+        answer = got.status, got.headers["Content-Type"], got.body
 
     assert answer == (200, "application/json", {"results": [], "next": None})
