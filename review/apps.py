@@ -11,6 +11,7 @@ class ReviewConfig(AppConfig):
     def ready(self) -> None:
         # review builds on memories through the hooks memories offers; never the reverse.
         from memories import hooks
+        from review import checks  # noqa: F401 - registers the hygiene queue's system check
         from review.services import conflicts_close_declared, enqueue_hygiene
 
         if enqueue_hygiene not in hooks.on_undeclared_write_committed:
