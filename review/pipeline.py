@@ -23,7 +23,9 @@ from memories.locks import lock_memories
 from memories.models import Link, Memory
 from memories.services.lifecycle import retire_by_successor
 from review.judges import JudgeError, Pair, Verdict, get_judge
-from review.models import QUEUED_RELATIONS, RETIRING_RELATIONS, Conflict, Judgment, Outcome
+from review.judges.guard import guarded_judge, structural_verdict
+from review.judges.structure import analyse
+from review.models import QUEUED_RELATIONS, RETIRING_RELATIONS, Conflict, ConflictStatus, Judgment, Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -35,8 +37,10 @@ class Candidate:
 
 
 def candidates_for(memory: Memory) -> list[Candidate]:
-    """The nearest live memories of the same owner and scope within the configured distance,
-    except pairs a writer linked by a declared supersede and pairs already judged."""
+    """The memories ``memory`` is judged against (SPEC R-H1, R-H9): among its nearest live
+    memories of the same owner and scope within the configured distance — except pairs a writer
+    linked by a declared supersede and pairs already judged — the first few whose structure does
+    not already show two distinguishable facts."""
     judged = Judgment.objects.filter(Q(older=memory) | Q(newer=memory)).values_list("older_id", "newer_id")
     already = {other for pair in judged for other in pair} - {memory.pk}
     declared = Link.objects.filter(type=LinkType.SUPERSEDES, origin=LinkOrigin.DECLARED).filter(
@@ -49,9 +53,22 @@ def candidates_for(memory: Memory) -> list[Candidate]:
         .defer("search_vector")
         .annotate(distance=exact_distance(memory.embedding))
         .filter(distance__lte=settings.HYGIENE_MAX_DISTANCE)
-        .order_by("distance", "pk")[: settings.HYGIENE_MAX_CANDIDATES]
+        .order_by("distance", "pk")[: settings.HYGIENE_SCREEN_CANDIDATES]
     )
-    return [Candidate(memory=row, distance=float(row.distance)) for row in rows]
+    chosen = []
+    for row in rows:
+        older, newer = sorted((row, memory), key=lambda m: (m.created_at, m.pk))
+        if worth_judging(older.content, newer.content, older.kind, newer.kind):
+            chosen.append(Candidate(memory=row, distance=float(row.distance)))
+            if len(chosen) == settings.HYGIENE_MAX_CANDIDATES:
+                break
+    return chosen
+
+
+def worth_judging(older: str, newer: str, kind_older: str, kind_newer: str) -> bool:
+    """Whether a judge could change anything for this pair: not when its structure alone shows
+    two facts that both stand (another subject, another attribute, nothing in common)."""
+    return structural_verdict(analyse(older, newer, kind_older, kind_newer)) is None
 
 
 def exact_distance(embedding: list[float]) -> CombinedExpression:
@@ -62,11 +79,12 @@ def exact_distance(embedding: list[float]) -> CombinedExpression:
 
 
 def judge_with_retries(pair: Pair) -> Verdict:
+    """The configured judge's verdict under the structure guard (R-H7, R-H8), retried on failure."""
     judge = get_judge()
     attempts = settings.HYGIENE_JUDGE_ATTEMPTS
     for attempt in range(1, attempts + 1):
         try:
-            return judge.judge(pair)
+            return guarded_judge(judge, pair)
         except JudgeError:
             if attempt == attempts:
                 raise
@@ -76,11 +94,11 @@ def judge_with_retries(pair: Pair) -> Verdict:
 
 
 def hygiene_check(memory_id: str) -> list[Judgment]:
-    """Judge ``memory_id`` against its neighbours and act on each verdict. Idempotent."""
+    """Judge ``memory_id`` against its neighbours and act on the verdicts. Idempotent."""
     memory = Memory.objects.filter(pk=memory_id, state=State.LIVE).first()
     if memory is None:
         return []
-    judgments = []
+    judged: list[tuple[Memory, Memory, Verdict]] = []
     for candidate in candidates_for(memory):
         older, newer = sorted((candidate.memory, memory), key=lambda m: (m.created_at, m.pk))
         pair = Pair(
@@ -96,24 +114,59 @@ def hygiene_check(memory_id: str) -> list[Judgment]:
         except JudgeError:
             logger.exception("judge gave no verdict for %s / %s; a later sweep retries", older.pk, newer.pk)
             continue
-        judgment = apply_verdict(older_id=older.pk, newer_id=newer.pk, verdict=verdict, judge_name=get_judge().name)
+        judged.append((older, newer, verdict))
+    queue_index = strongest_to_queue(
+        [(verdict, older.provenance, newer.provenance) for older, newer, verdict in judged]
+    )
+    judgments = []
+    for index, (older, newer, verdict) in enumerate(judged):
+        judgment = apply_verdict(
+            older_id=older.pk,
+            newer_id=newer.pk,
+            verdict=verdict,
+            judge_name=get_judge().name,
+            may_queue=index == queue_index,
+        )
         if judgment is not None:
             judgments.append(judgment)
     return judgments
 
 
-def decide_outcome(*, verdict: Verdict, both_live: bool, older_provenance: str, newer_provenance: str) -> Outcome:
-    """What a verdict does to a pair (SPEC §6): retire the older, queue a conflict, or nothing."""
-    retire = (
-        both_live
-        and verdict.relation in RETIRING_RELATIONS
+def would_retire(*, verdict: Verdict, older_provenance: str, newer_provenance: str) -> bool:
+    """Whether the verdict retires the older memory when both are live (SPEC R-H3, R-H7, R-H8)."""
+    return (
+        verdict.relation in RETIRING_RELATIONS
+        and verdict.resolvable
         and verdict.confidence >= settings.HYGIENE_AUTO_RESOLVE_THRESHOLD
         # A watcher's capture never overrules what a person or agent said in-band.
         and not (newer_provenance == Provenance.PROVISIONAL and older_provenance == Provenance.AUTHORITATIVE)
     )
-    if retire:
+
+
+def strongest_to_queue(verdicts: list[tuple[Verdict, str, str]]) -> int | None:
+    """Which of one memory's verdicts (in candidate order, nearest first) may open its one
+    conflict (SPEC R-H9): the most confident of those that would queue; the nearer on a tie."""
+    best: int | None = None
+    for index, (verdict, older_provenance, newer_provenance) in enumerate(verdicts):
+        if verdict.relation not in QUEUED_RELATIONS or not verdict.queueable:
+            continue
+        if would_retire(verdict=verdict, older_provenance=older_provenance, newer_provenance=newer_provenance):
+            continue
+        if best is None or verdict.confidence > verdicts[best][0].confidence:
+            best = index
+    return best
+
+
+def decide_outcome(
+    *, verdict: Verdict, both_live: bool, older_provenance: str, newer_provenance: str, may_queue: bool = True
+) -> Outcome:
+    """What a verdict does to a pair (SPEC §6): retire the older, queue a conflict, or nothing.
+    ``may_queue`` is False for all but the one candidate of a memory that may open a conflict."""
+    if both_live and would_retire(
+        verdict=verdict, older_provenance=older_provenance, newer_provenance=newer_provenance
+    ):
         return Outcome.AUTO_RESOLVED
-    if both_live and verdict.relation in QUEUED_RELATIONS:
+    if both_live and may_queue and verdict.queueable and verdict.relation in QUEUED_RELATIONS:
         return Outcome.QUEUED
     return Outcome.NO_ACTION
 
@@ -142,7 +195,22 @@ def conflict_for(*, older: Memory, newer: Memory, judgment_id: int, verdict: Ver
     )
 
 
-def apply_verdict(*, older_id: str, newer_id: str, verdict: Verdict, judge_name: str) -> Judgment | None:
+def pending_pairs(pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Which of these (older, newer) pairs already wait in the queue, in either order. Callers
+    hold both memories' locks, which every conflict's opening takes too."""
+    if not pairs:
+        return set()
+    match = Q()
+    for older_id, newer_id in pairs:
+        match |= Q(older_id=older_id, newer_id=newer_id) | Q(older_id=newer_id, newer_id=older_id)
+    found = Conflict.objects.filter(match, status=ConflictStatus.PENDING).values_list("older_id", "newer_id")
+    waiting = {frozenset(pair) for pair in found}
+    return {pair for pair in pairs if frozenset(pair) in waiting}
+
+
+def apply_verdict(
+    *, older_id: str, newer_id: str, verdict: Verdict, judge_name: str, may_queue: bool = True
+) -> Judgment | None:
     """Record the verdict and act on it atomically; None if the pair was judged already."""
     try:
         with transaction.atomic():
@@ -153,7 +221,10 @@ def apply_verdict(*, older_id: str, newer_id: str, verdict: Verdict, judge_name:
                 both_live=older.state == State.LIVE and newer.state == State.LIVE,
                 older_provenance=older.provenance,
                 newer_provenance=newer.provenance,
+                may_queue=may_queue,
             )
+            if outcome == Outcome.QUEUED and pending_pairs([(older_id, newer_id)]):
+                outcome = Outcome.NO_ACTION  # never queued twice (R-H9); the pending one stands
             judgment = Judgment.objects.create(
                 older=older,
                 newer=newer,

@@ -52,7 +52,10 @@ from review.pipeline import (
     exact_distance,
     hygiene_check,
     judge_with_retries,
+    pending_pairs,
     retire_older,
+    strongest_to_queue,
+    worth_judging,
 )
 
 logger = logging.getLogger(__name__)
@@ -118,6 +121,7 @@ class _Pending:
     older: int
     newer: int
     verdict: Verdict
+    may_queue: bool = True
 
 
 class _Interfered(RuntimeError):
@@ -136,6 +140,7 @@ class ScopeSweep:
         self.judge_name = get_judge().name
         self.max_distance = float(settings.HYGIENE_MAX_DISTANCE)
         self.max_candidates = int(settings.HYGIENE_MAX_CANDIDATES)
+        self.screen_candidates = int(settings.HYGIENE_SCREEN_CANDIDATES)
         live = Memory.objects.filter(in_scope(owner_id, project_id), state=State.LIVE)
         rows = list(
             live.annotate(vector_text=Cast("embedding", output_field=TextField()))
@@ -195,7 +200,9 @@ class ScopeSweep:
             distances = 1.0 - self.unit32[chunk] @ self.unit32.T
             distances[np.arange(len(chunk)), chunk] = np.inf
             for offset, row in enumerate(chunk):
-                self.neighbours[row] = self._within(distances[offset], keep=NEIGHBOURS_KEPT)
+                self.neighbours[row] = self._within(
+                    distances[offset], keep=max(NEIGHBOURS_KEPT, 2 * self.screen_candidates)
+                )
 
     def _within(self, distances: np.ndarray, keep: int | None) -> tuple[np.ndarray, float | None]:
         """(columns within reach, None) or, when more than ``keep``, the ``keep`` nearest and the
@@ -237,6 +244,7 @@ class ScopeSweep:
 
     def _check(self, row: int) -> None:
         """hygiene_check for one memory, against the sweep's state; verdicts wait for the flush."""
+        judged: list[tuple[int, int, Verdict]] = []
         for candidate in self.candidates(row):
             older, newer = sorted((row, candidate), key=self.order_key.__getitem__)
             pair = Pair(
@@ -254,6 +262,11 @@ class ScopeSweep:
                     "judge gave no verdict for %s / %s; a later sweep retries", self.pks[older], self.pks[newer]
                 )
                 continue
+            judged.append((older, newer, verdict))
+        queue_index = strongest_to_queue(
+            [(verdict, self.provenances[older], self.provenances[newer]) for older, newer, verdict in judged]
+        )
+        for index, (older, newer, verdict) in enumerate(judged):
             self.judged_with[older].add(newer)
             self.judged_with[newer].add(older)
             outcome = decide_outcome(
@@ -261,32 +274,44 @@ class ScopeSweep:
                 both_live=self.live[older] and self.live[newer],
                 older_provenance=self.provenances[older],
                 newer_provenance=self.provenances[newer],
+                may_queue=index == queue_index,
             )
             if outcome == Outcome.AUTO_RESOLVED:
                 self.live[older] = False
-            self.pending.append(_Pending(older=older, newer=newer, verdict=verdict))
+            self.pending.append(_Pending(older=older, newer=newer, verdict=verdict, may_queue=index == queue_index))
 
     def candidates(self, row: int) -> list[int]:
         """What ``candidates_for`` returns for this memory now, nearest first."""
+        chosen = []
+        for column in self._nearest(row):
+            older, newer = sorted((row, column), key=self.order_key.__getitem__)
+            if worth_judging(self.contents[older], self.contents[newer], self.kinds[older], self.kinds[newer]):
+                chosen.append(column)
+                if len(chosen) == self.max_candidates:
+                    break
+        return chosen
+
+    def _nearest(self, row: int) -> list[int]:
+        """What ``candidates_for`` screens for this memory now, nearest first."""
         columns, kept_up_to = self.neighbours[row]
         eligible = self._eligible(row, columns)
         # float64 distances, within EXACT_SLACK of pgvector's; it decides every closer call.
         reference = 1.0 - self.unit[eligible] @ self.unit[row] if eligible else np.zeros(0)
         order = np.argsort(reference, kind="stable")
         within = [(float(reference[i]), eligible[i]) for i in order if reference[i] <= self.max_distance + EXACT_SLACK]
-        window = within[: self.max_candidates + 1]
+        window = within[: self.screen_candidates + 1]
         if kept_up_to is not None and (
-            len(window) <= self.max_candidates or window[-1][0] > kept_up_to - 2 * SUPERSET_SLACK
+            len(window) <= self.screen_candidates or window[-1][0] > kept_up_to - 2 * SUPERSET_SLACK
         ):
             # Neighbours beyond the kept ones might belong: take the whole row.
             self.neighbours[row] = self._within(1.0 - self.unit32 @ self.unit32[row], keep=None)
-            return self.candidates(row)
+            return self._nearest(row)
         close_calls = any(abs(distance - self.max_distance) <= EXACT_SLACK for distance, _ in window) or any(
             later - earlier <= 2 * EXACT_SLACK for (earlier, _), (later, _) in itertools.pairwise(window)
         )
         if close_calls:
             return self._ask_postgres(row, [column for _, column in within])
-        return [column for _, column in window[: self.max_candidates]]
+        return [column for _, column in window[: self.screen_candidates]]
 
     def _eligible(self, row: int, columns: np.ndarray) -> list[int]:
         judged, declared, live = self.judged_with[row], self.declared_with[row], self.live
@@ -300,7 +325,7 @@ class ScopeSweep:
             .annotate(distance=exact_distance(self.vectors[row].tolist()))
             .filter(distance__lte=settings.HYGIENE_MAX_DISTANCE)
             .order_by("distance", "pk")
-            .values_list("pk", flat=True)[: self.max_candidates]
+            .values_list("pk", flat=True)[: self.screen_candidates]
         )
         return [self.index[pk] for pk in nearest]
 
@@ -323,6 +348,13 @@ class ScopeSweep:
         locked = lock_memories(self.pks[m] for p in acting for m in (p.older, p.newer))
         states = {pk: memory.state for pk, memory in locked.items()}
         already = self._judged_already(pending)
+        waiting = pending_pairs(
+            [
+                (self.pks[p.older], self.pks[p.newer])
+                for p in pending
+                if p.may_queue and p.verdict.relation in QUEUED_RELATIONS
+            ]
+        )
         decided: list[tuple[_Pending, Outcome]] = []
         for p in pending:
             older_id, newer_id = self.pks[p.older], self.pks[p.newer]
@@ -336,9 +368,12 @@ class ScopeSweep:
                     both_live=states[older_id] == State.LIVE and states[newer_id] == State.LIVE,
                     older_provenance=older.provenance,
                     newer_provenance=newer.provenance,
+                    may_queue=p.may_queue,
                 )
                 if outcome == Outcome.AUTO_RESOLVED:
                     states[older_id] = State.SUPERSEDED
+                elif outcome == Outcome.QUEUED and (older_id, newer_id) in waiting:
+                    outcome = Outcome.NO_ACTION  # as apply_verdict: the pending conflict stands
             decided.append((p, outcome))
         recorded = self._insert_judgments(decided)
         conflicts: list[Conflict] = []
@@ -404,7 +439,13 @@ class ScopeSweep:
         made = 0
         for p in pending:
             older_id, newer_id = self.pks[p.older], self.pks[p.newer]
-            if apply_verdict(older_id=older_id, newer_id=newer_id, verdict=p.verdict, judge_name=self.judge_name):
+            if apply_verdict(
+                older_id=older_id,
+                newer_id=newer_id,
+                verdict=p.verdict,
+                judge_name=self.judge_name,
+                may_queue=p.may_queue,
+            ):
                 made += 1
             elif not Judgment.objects.filter(older_id=older_id, newer_id=newer_id).exists():
                 # Not recorded (a pending conflict of the pair from elsewhere): not judged either.

@@ -359,9 +359,16 @@ if HYGIENE_JUDGE == "openai" and not (HYGIENE_JUDGE_BASE_URL and HYGIENE_JUDGE_M
 HYGIENE_MAX_DISTANCE = env_float("ZEROMEMORY_HYGIENE_MAX_DISTANCE", 0.35, 0.0, 2.0)
 # At most this many neighbours are judged per new memory, so one write cannot sweep a store.
 HYGIENE_MAX_CANDIDATES = env_int("ZEROMEMORY_HYGIENE_MAX_CANDIDATES", 5, minimum=1, maximum=50)
+# The nearest this many neighbours are screened by their structure first (review.judges.structure):
+# facts about other subjects in the same sentence frame ("Zoe's favourite cuisine…" for "Hana's…")
+# are nearer than most true predecessors and would otherwise fill the candidate list.
+HYGIENE_SCREEN_CANDIDATES = env_int("ZEROMEMORY_HYGIENE_SCREEN_CANDIDATES", 40, minimum=1, maximum=500)
 # duplicate/supersedes verdicts at or above this confidence retire the older memory.
 HYGIENE_AUTO_RESOLVE_THRESHOLD = env_float("ZEROMEMORY_HYGIENE_AUTO_RESOLVE_THRESHOLD", 0.9, 0.0, 1.0)
 HYGIENE_JUDGE_ATTEMPTS = env_int("ZEROMEMORY_HYGIENE_JUDGE_ATTEMPTS", 3, minimum=1, maximum=10)
+# The hygiene queue counts as stalled (`manage.py check` warns, the admin shows a banner) when a
+# task has waited longer than this and no worker has taken one within it either (SPEC R-H10).
+HYGIENE_STALL_SECONDS = env_int("ZEROMEMORY_HYGIENE_STALL_SECONDS", 60, minimum=1, maximum=86400)
 
 # Background tasks (django-tasks) on a database queue; ``manage.py db_worker`` runs them.
 # ZEROMEMORY_TASKS_IMMEDIATE=true runs them inline (the tests do).

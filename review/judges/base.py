@@ -22,6 +22,12 @@ class Verdict:
     relation: str
     confidence: float
     rationale: str
+    # False when the structure of the pair forbids an automatic retirement whatever the
+    # confidence (review.judges.guard): a doubtful subject, or a supersede with no evidence.
+    resolvable: bool = True
+    # False when the structure is too unsure that the two share a slot to bother a person with
+    # the pair (SPEC R-H7, R-H9): it is recorded, and nothing else happens.
+    queueable: bool = True
 
 
 class JudgeError(RuntimeError):

@@ -19,7 +19,7 @@ def conflict(alice, acme, scripted_judge, django_capture_on_commit_callbacks):
     make_memory(alice.user, "Acme's standup is at 09:30", project=acme)
     with django_capture_on_commit_callbacks(execute=True):
         alice.client.post(
-            "/api/v1/memories/", {"content": "Acme's standup is at 09:45", "project": "acme"}, format="json"
+            "/api/v1/memories/", {"content": "Acme's standup moved to 09:45", "project": "acme"}, format="json"
         )
     return Conflict.objects.get()
 

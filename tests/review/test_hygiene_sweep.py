@@ -341,8 +341,8 @@ def test_judged_and_declared_pairs_are_skipped(alice, scripted_judge):
 def test_a_retired_memory_is_not_judged_again(alice, scripted_judge, settings):
     settings.HYGIENE_MAX_CANDIDATES = 1
     first = make_memory(alice.user, "The office wifi password rotates monthly.")
-    make_memory(alice.user, "The office wifi password rotates every month.")
-    make_memory(alice.user, "Office wifi passwords rotate each month.")
+    make_memory(alice.user, "Our office wifi password rotates monthly.")
+    make_memory(alice.user, "The office's wifi password rotates monthly.")
     scripted_judge.verdict = Verdict("duplicate", 0.97, "same")
 
     outcome = assert_same(batched())
@@ -374,14 +374,28 @@ def test_the_sweep_can_be_limited_to_an_owner_and_project(store, hashed_judge, a
     assert owners_and_projects == {("alice", "acme")}
 
 
-def test_a_batch_a_concurrent_writer_got_into_is_written_pair_by_pair(store, scripted_judge):
-    """A pending conflict of a pair opened elsewhere makes the batch's insert fail: the batch is
-    redone through apply_verdict, which skips that pair as the one-by-one sweep does."""
+def test_a_batch_a_concurrent_writer_got_into_is_written_pair_by_pair(store, monkeypatch):
+    """A pair already waiting in the queue (opened elsewhere) is never queued twice (R-H9): both
+    paths record its judgment without opening another conflict, and the memory's one conflict is
+    that pending one."""
     first, second = store["memories"][0], store["memories"][1]
     Conflict.objects.create(older=first, newer=second, relation="contradicts", confidence=0.5)
-    scripted_judge.verdict = Verdict("contradicts", 0.6, "unsure")
+
+    class FavouringJudge:
+        """Unsure of every pair, least unsure of (first, second): that is the pair first queues."""
+
+        name = "favouring"
+
+        def judge(self, pair: Pair) -> Verdict:
+            favoured = {pair.a, pair.b} == {first.content, second.content}
+            return Verdict("contradicts", 0.8 if favoured else 0.6, "unsure")
+
+    monkeypatch.setattr(judges, "_judge", FavouringJudge())
 
     outcome = assert_same(batched())
 
-    assert (first.pk, second.pk) not in {tuple(row[:2]) for row in outcome["judgments"]}
-    assert len(outcome["conflicts"]) == len(outcome["judgments"]) + 1
+    outcomes = {tuple(row[:2]): row[6] for row in outcome["judgments"]}
+    assert outcomes[(first.pk, second.pk)] == "no_action"
+    assert [row[:2] for row in outcome["conflicts"]].count((first.pk, second.pk)) == 1
+    assert not any(outcomes[pair] == "queued" for pair in outcomes if first.pk in pair)
+    assert len(outcome["conflicts"]) == list(outcomes.values()).count("queued") + 1

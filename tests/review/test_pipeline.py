@@ -31,7 +31,7 @@ def test_a_confident_supersede_retires_the_older_memory(alice, scripted_judge, w
     scripted_judge.verdict = Verdict("supersedes", 0.95, "value changed")
     older = write(alice, "The deploy window is Monday 10:00 UTC")
 
-    newer = write(alice, "The deploy window is Monday 11:00 UTC")
+    newer = write(alice, "The deploy window is now Monday 11:00 UTC")
 
     old = Memory.objects.get(pk=older["id"])
     assert (old.state, old.superseded_by_id) == ("superseded", newer["id"])
@@ -48,7 +48,7 @@ def test_a_doubtful_verdict_opens_a_conflict(alice, scripted_judge, write):
     scripted_judge.verdict = Verdict("supersedes", 0.6, "maybe an update")
     older = write(alice, "The standup is at 09:30")
 
-    newer = write(alice, "The standup is at 09:45")
+    newer = write(alice, "The standup moved to 09:45")
 
     conflict = Conflict.objects.get()
     assert (conflict.older_id, conflict.newer_id, conflict.status) == (older["id"], newer["id"], "pending")
@@ -60,13 +60,56 @@ def test_a_doubtful_verdict_opens_a_conflict(alice, scripted_judge, write):
 @pytest.mark.parametrize("relation", ["complementary", "unrelated"])
 def test_complementary_and_unrelated_change_nothing(alice, scripted_judge, write, relation):
     scripted_judge.verdict = Verdict(relation, 0.99, "both hold")
-    write(alice, "The free tier allows 100 requests per minute")
+    write(alice, "The standup is at 09:30")
 
-    write(alice, "The pro tier allows 1000 requests per minute")
+    write(alice, "The standup is at 09:30 in the small meeting room")
 
     assert Memory.objects.filter(state="live").count() == 2
     assert not Conflict.objects.exists()
     assert Judgment.objects.get().outcome == "no_action"
+
+
+def test_an_uncued_value_change_is_queued_as_a_contradiction_whatever_the_judge_says(alice, scripted_judge, write):
+    scripted_judge.verdict = Verdict("supersedes", 0.99, "value changed")
+    write(alice, "The deploy window is Monday 10:00 UTC")
+
+    write(alice, "The deploy window is Monday 11:00 UTC")
+
+    conflict = Conflict.objects.get()
+    assert (conflict.relation, conflict.confidence) == ("contradicts", 0.99)
+    assert "R-H8" in conflict.rationale
+    assert Memory.objects.filter(state="live").count() == 2
+    assert Judgment.objects.get().outcome == "queued"
+
+
+def test_facts_about_other_subjects_are_not_even_judged(alice, scripted_judge, write):
+    scripted_judge.verdict = Verdict("supersedes", 0.99, "always sure")
+    write(alice, "The free tier allows 100 requests per minute")
+    write(alice, "Hana's favorite cuisine is Peruvian")
+
+    write(alice, "The pro tier now allows 1000 requests per minute")
+    write(alice, "Zoe's favorite cuisine is Peruvian")
+
+    assert scripted_judge.calls == []
+    assert Memory.objects.filter(state="live").count() == 4
+    assert (Conflict.objects.count(), Judgment.objects.count()) == (0, 0)
+
+
+def test_a_new_memory_opens_at_most_one_conflict_its_strongest(alice, scripted_judge, write):
+    scripted_judge.verdict = Verdict("contradicts", 0.7, "?")
+    for day in ("Monday", "Tuesday", "Wednesday"):
+        write(alice, f"The retro is on {day} at 16:00")
+    pairs_before = set(Conflict.objects.values_list("older_id", "newer_id"))
+    scripted_judge.verdict = Verdict("contradicts", 0.8, "?")
+
+    newer = write(alice, "The retro is on Thursday at 16:00")
+
+    opened = Conflict.objects.filter(newer_id=newer["id"])
+    assert opened.count() == 1
+    assert Judgment.objects.filter(newer_id=newer["id"]).count() == 3  # all three judged, one queued
+    assert set(Conflict.objects.values_list("older_id", "newer_id")) - pairs_before == {
+        (opened.get().older_id, newer["id"])
+    }
 
 
 def test_a_contradiction_is_queued_even_when_confident(alice, scripted_judge, write):
@@ -125,7 +168,7 @@ def test_a_failing_judge_is_retried(alice, scripted_judge, write):
     scripted_judge.failures_left = 2
     write(alice, "The VPN gateway is gw1")
 
-    write(alice, "The VPN gateway is gw2")
+    write(alice, "The VPN gateway is now gw2")
 
     assert len(scripted_judge.calls) == 3
     assert Judgment.objects.get().outcome == "auto_resolved"
@@ -163,7 +206,7 @@ def test_other_owners_and_scopes_are_not_candidates(alice, bob, scripted_judge, 
 def test_restore_after_a_hygiene_auto_resolve(alice, scripted_judge, write):
     scripted_judge.verdict = Verdict("duplicate", 0.99, "same")
     older = write(alice, "The team lunch is on Thursdays", kind="plan")
-    write(alice, "Team lunch happens every Thursday", kind="plan")
+    write(alice, "The team lunch is every Thursday", kind="plan")
 
     restored = alice.client.post(f"/api/v1/memories/{older['id']}/restore/", {}, format="json").json()
 

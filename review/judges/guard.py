@@ -1,0 +1,142 @@
+"""SPEC R-H7 and R-H8 around any judge: the structure of a pair decides what a verdict may do.
+
+The guard reads the pair's structure first (review.judges.structure) and only then, if the
+structure leaves the question open, asks the configured judge — the local model or an
+OpenAI-compatible endpoint alike:
+
+* Different subjects, or the same subject with a different attribute, are two facts: the answer
+  is ``complementary`` (``unrelated`` when the two share no words), and the model is not asked.
+* A ``supersedes`` verdict without update evidence in the newer statement (a cue, or a loop
+  outcome) is a ``contradicts``: two values for one slot with nothing saying which is current.
+* A ``duplicate`` verdict whose values differ is a ``contradicts`` (a ``supersedes`` with
+  evidence); a ``supersedes`` verdict whose value did not change is a ``duplicate``.
+* Only a pair whose subject and attribute are structurally the same may be auto-resolved
+  (``Verdict.resolvable``): ``supersedes`` with evidence and a changed value, ``duplicate`` with
+  the same value. Anything the structure is unsure of can at most be queued.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+from review.judges.base import Judge, Pair, Verdict
+from review.judges.structure import DIFFERENT, NEGATED, SAME, UNRELATED, Structure, analyse
+
+CALIBRATION_FILE = Path(__file__).with_name("local_judge.json")
+
+
+@cache
+def structural_confidence() -> dict[str, float]:
+    """How often each structural ruling names the labelled relation, over every labelled source
+    (``manage.py train_judge`` measures it and stores it beside the local judge's weights)."""
+    try:
+        measured = json.loads(CALIBRATION_FILE.read_text()).get("structural_confidence", {})
+    except (OSError, ValueError):
+        measured = {}
+    return {"unrelated": 0.9, "complementary": 0.9, "supersedes": 0.9, "duplicate": 0.9, **measured}
+
+
+def structural_verdict(structure: Structure) -> Verdict | None:
+    """The verdict the structure alone settles (R-H7), or None when a judge must look."""
+    if structure.subject == UNRELATED:
+        return Verdict(
+            "unrelated",
+            structural_confidence()["unrelated"],
+            f"Structure: {structure.detail}.",
+            resolvable=False,
+            queueable=False,
+        )
+    if structure.distinguishable:
+        what = "different subjects" if structure.subject == DIFFERENT else "same subject, different attribute"
+        return Verdict(
+            "complementary",
+            structural_confidence()["complementary"],
+            f"Structure: {what} ({structure.detail}); both facts stand.",
+            resolvable=False,
+            queueable=False,
+        )
+    return None
+
+
+def structural_resolution(structure: Structure) -> Verdict | None:
+    """The local judge's own ruling where the structure is plain (review.judges.local): the same
+    subject and attribute, and either a new value with update evidence (``supersedes``) or the
+    same value with nothing added or dropped (``duplicate``). Its confidence is how often that
+    ruling named the labelled relation on pairs of sources it was not designed on."""
+    if structure.subject != SAME or structure.attribute == DIFFERENT:
+        return None
+    guess = "supersedes" if structure.evidence and structure.value != SAME else "duplicate"
+    verdict = reconcile(Verdict(guess, 1.0, ""), structure)
+    if not verdict.resolvable or verdict.relation != guess:
+        return None
+    if guess == "supersedes":
+        why = "a new value with an update cue" if structure.update_cue else "the loop it opened is closed"
+    else:
+        why = "the same value, restated"
+    return Verdict(
+        guess,
+        structural_confidence()[guess],
+        f"Structure: same subject and attribute; {why} ({structure.detail}).",
+        resolvable=True,
+    )
+
+
+def reconcile(verdict: Verdict, structure: Structure) -> Verdict:
+    """The judge's verdict held to what the structure shows (R-H8)."""
+    relation, notes = verdict.relation, []
+    value_changed = structure.value not in (SAME,)
+    if relation == "supersedes" and structure.value == SAME and not structure.loop_outcome:
+        relation = "duplicate"
+        notes.append("the value did not change, so it is a restatement")
+    elif relation == "supersedes" and not structure.evidence:
+        relation = "contradicts"
+        notes.append("no update cue in the newer statement and no loop outcome (R-H8), so it is queued")
+    elif relation == "duplicate" and value_changed and structure.value != "added":
+        relation = "supersedes" if structure.evidence else "contradicts"
+        notes.append(f"the values differ ({structure.detail})")
+    # Only a pair whose fact sentences mostly agree may be settled without a person: one whose
+    # words are half new is as likely another fact as a new value of the same one.
+    same_slot = structure.subject == SAME and structure.attribute == SAME and structure.best_overlap >= 0.5
+    resolvable = same_slot
+    if relation == "supersedes":
+        # A new value (or a denial, or a closed loop) — not the old value with more detail.
+        new_value = structure.value in ("changed", "removed", NEGATED) or structure.loop_outcome
+        resolvable = resolvable and structure.evidence and new_value
+    elif relation == "duplicate":
+        # The same value, and nothing either statement says that the other does not: retiring the
+        # older then loses nothing.
+        resolvable = resolvable and structure.value == SAME and structure.extra_words <= 1
+    else:
+        resolvable = False
+    if structure.subject != SAME and relation in ("duplicate", "supersedes"):
+        notes.append(f"the subject may differ ({structure.detail}), so it is not auto-resolved")
+    # A person is asked only about pairs that plausibly share a slot: the same subject, or a
+    # reworded one whose fact sentences mostly agree and swap no name for another.
+    queueable = structure.subject == SAME or (
+        structure.best_overlap >= 0.5 and not structure.swapped_names and structure.attribute != DIFFERENT
+    )
+    if not queueable and relation in ("duplicate", "supersedes", "contradicts"):
+        notes.append("the subjects may differ, so it is not queued")
+    rationale = verdict.rationale
+    if notes:
+        rationale = f"{rationale} Structure: {'; '.join(notes)}."
+    return replace(
+        verdict,
+        relation=relation,
+        rationale=rationale,
+        resolvable=resolvable and verdict.resolvable,
+        queueable=queueable and verdict.queueable,
+    )
+
+
+def guarded_judge(judge: Judge, pair: Pair) -> Verdict:
+    """``judge``'s verdict on ``pair`` under R-H7/R-H8; the judge is not called when the
+    structure settles the pair."""
+    structure = analyse(pair.a, pair.b, pair.kind_a, pair.kind_b)
+    settled = structural_verdict(structure)
+    if settled is not None:
+        return settled
+    return reconcile(judge.judge(pair), structure)

@@ -1,0 +1,158 @@
+"""SPEC R-H7 and R-H8 held structurally, whatever the judge says (review.judges.guard).
+
+The judge here is one that always answers "supersedes" with near certainty — the worst judge a
+deployment could configure — so every assertion is about what the structure alone guarantees.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from review.judges import Pair, Verdict
+from review.judges.guard import guarded_judge
+from review.judges.structure import analyse
+
+
+class Overconfident:
+    name = "overconfident"
+
+    def __init__(self, relation: str = "supersedes") -> None:
+        self.relation = relation
+        self.calls = 0
+
+    def judge(self, pair: Pair) -> Verdict:
+        self.calls += 1
+        return Verdict(self.relation, 0.99, "always sure")
+
+
+def guarded(a: str, b: str, relation: str = "supersedes", kind_a: str = "fact") -> Verdict:
+    return guarded_judge(Overconfident(relation), Pair(a=a, b=b, kind_a=kind_a))
+
+
+# The pairs of issue 15's "Why", and their like: two facts each, never one replacing the other.
+OTHER_SUBJECT = [
+    ("Hana's favorite cuisine is Peruvian.", "Zoe's favorite cuisine is Peruvian."),
+    ("Rupert drives a Volvo XC60.", "Victor drives a Volvo XC60."),
+    (
+        "The billing service's primary database is db-billing-1 according to the last review.",
+        "The search service's primary database is db-billing-1 since the migration.",
+    ),
+    ("The free tier rate limit is 100 requests per minute.", "The pro tier rate limit is 1000 requests per minute."),
+    ("The staging PostgreSQL runs version 15.", "The production PostgreSQL now runs version 16."),
+    ("Acme Corp's account manager is Dana Whitfield.", "Globex's account manager is Dana Whitfield."),
+    ("The checkout API timeout is 30 seconds.", "The login API timeout is now 10 seconds."),
+    ("Ticket OPS-1412 is assigned to Bob.", "Ticket OPS-1519 is assigned to Bob."),
+    ("The billing service deploys on Fridays.", "The search service deploys on Fridays."),
+    ("Hana prefers Peruvian food.", "Zoe now prefers Peruvian food."),
+    ("My sister's birthday is May 3.", "My brother's birthday is May 3."),
+    # Found by the whole-store evaluation (review/evaluation/): the subject after the verb.
+    ("The carrier for order 88213 is FedEx.", "Update: the carrier for order 93021 is FedEx."),
+    ("DHL is delivering order 88290.", "Update: DHL is delivering order 93021."),
+    ("When we get coffee, Liam has a double espresso.", "Update: when we get coffee, Yuki has a double espresso."),
+    ("Carla is on call for the gateway service.", "Carla is now on call for the notifications service."),
+    ("You can reach Kenji on +351 916 703 577.", "Update: you can reach Arjun on +351 917 880 916."),
+]
+OTHER_ATTRIBUTE = [
+    ("Priya lives in Oslo.", "Priya works in Oslo."),
+    ("The standup is at 10:00.", "The standup moved to Tuesday."),
+    ("The eye exam is at the downtown office.", "As of September 14, the eye exam is on Friday at 16:15."),
+    ("Order 93021 is being shipped to the office.", "Starting May 21, order 93021 is marked as delivered."),
+]
+UNRELATED = [
+    (
+        "I just got back from a trip to Asia and I'm still dreaming about the food. Can you suggest some "
+        "must-try dishes in Japan and Korea for my next visit?",
+        "I'm planning a dinner party for eight this weekend and need recipe ideas. By the way, I just signed "
+        "up for Japanese cooking classes, another thing to fit into my schedule!",
+    ),
+    (
+        "I'm training for a 100-mile ultramarathon next spring and need a weekly plan that builds mileage safely.",
+        "By the way, I just ran my first 5K in 27 minutes! Any tips for recovering after a race?",
+    ),
+    ("The deploy window is Monday 10:00 UTC.", "My cat is called Miso."),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), OTHER_SUBJECT + OTHER_ATTRIBUTE)
+def test_distinguishable_facts_are_complementary_and_the_judge_is_not_asked(older, newer):
+    judge = Overconfident()
+
+    verdict = guarded_judge(judge, Pair(a=older, b=newer))
+
+    assert (verdict.relation, verdict.resolvable, judge.calls) == ("complementary", False, 0)
+    assert verdict.rationale.startswith("Structure: ")
+
+
+@pytest.mark.parametrize(("older", "newer"), UNRELATED)
+def test_unrelated_statements_are_unrelated_even_with_chatty_cues(older, newer):
+    verdict = guarded(older, newer)
+
+    assert (verdict.relation, verdict.resolvable) == ("unrelated", False)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("The dentist appointment is on Thursday at 14:00.", "The dentist appointment is Friday at 14:00."),
+        ("Priya lives in Oslo.", "Priya lives in Bergen."),
+        ("The deploy window is Monday 10:00 UTC.", "The deploy window is Monday 11:00 UTC."),
+    ],
+)
+def test_two_values_without_a_cue_are_a_contradiction_not_a_supersede(older, newer):
+    verdict = guarded(older, newer)
+
+    assert (verdict.relation, verdict.resolvable) == ("contradicts", False)
+    assert "R-H8" in verdict.rationale
+
+
+def test_a_narrower_subject_is_never_auto_resolved():
+    verdict = guarded(
+        "Dentist appointment is on Thursday at 14:00.", "The downtown dentist appointment is now Friday at 14:00."
+    )
+
+    assert verdict.resolvable is False
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("Priya lives in Oslo.", "Priya now lives in Bergen."),
+        ("The standup is on Monday at 10:00.", "The standup moved to Tuesday at 10:00."),
+        ("The standup is on Mondays.", "As of May, the standup is on Tuesdays."),
+        ("We use Redis for sessions.", "We no longer use Redis for sessions; we switched to Memcached."),
+        ("I have 17 postcards in my collection.", "I now have 25 postcards in my collection."),
+    ],
+)
+def test_a_cued_update_of_the_same_slot_may_auto_resolve(older, newer):
+    verdict = guarded(older, newer)
+
+    assert (verdict.relation, verdict.resolvable) == ("supersedes", True)
+
+
+def test_a_cue_with_the_same_value_is_a_duplicate():
+    verdict = guarded("The standup is at 10:00.", "The standup is now at 10:00.")
+
+    assert (verdict.relation, verdict.resolvable) == ("duplicate", True)
+
+
+def test_a_duplicate_needs_the_same_value():
+    verdict = guarded("The standup is at 10:00.", "The standup is at 10:30.", relation="duplicate")
+
+    assert (verdict.relation, verdict.resolvable) == ("contradicts", False)
+
+
+def test_a_loop_outcome_is_evidence_but_only_for_the_same_loop():
+    done = guarded("Task: book the vet for Biscuit.", "Booked the vet for Biscuit for Tuesday.", kind_a="task")
+    other = guarded("Task: book the vet for Biscuit.", "Booked the vet for Miso.", kind_a="task")
+
+    assert (done.relation, done.resolvable) == ("supersedes", True)
+    assert (other.relation, other.resolvable) == ("complementary", False)
+
+
+def test_a_chatty_phrase_is_no_update_cue():
+    structure = analyse(
+        "I added 17 postcards to my collection since I started collecting again.",
+        "By the way, I just realised I've added another 25 postcards to my collection since I started again.",
+    )
+
+    assert structure.update_cue is False
