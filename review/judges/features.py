@@ -1,6 +1,11 @@
-"""Features of a statement pair for the local judge: embedding similarity, lexical overlap,
-and the cues that separate an update from a distinguishable neighbour (which values
-changed, whether the changed words name another entity, temporal and negation words)."""
+"""Features of a statement pair for the local judge.
+
+Two sets. ``lexical`` is the first model's: embedding similarity, lexical overlap and cue words
+(kept as the baseline ``manage.py eval_hygiene`` compares against). ``aligned`` adds what the
+word-by-word alignment of review.judges.structure reads: whether the subject, the attribute and
+the value are the same, how many words changed on each side of the predicate, the update cue and
+the loop outcome in the newer statement, a denial — the token-alignment features the lexical set
+lacked, which is why it learned its own templates instead of the rules."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from memories.text import normalize_for_dedup
+from review.judges import structure as st
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.:/-][a-z0-9]+)*")
 _NUMBER = re.compile(r"^\d+(?:[.:/-]\d+)*[a-z]*$|^v\d")
@@ -230,3 +236,57 @@ def pair_features(
         cosine * cosine,
     ]
     return np.asarray(features, dtype=np.float64)
+
+
+_SUBJECTS = (st.SAME, st.DIFFERENT, st.UNCERTAIN, st.UNRELATED)
+_ATTRIBUTES = (st.SAME, st.DIFFERENT, st.UNCERTAIN)
+_VALUES = (st.SAME, "changed", "added", "removed", st.NEGATED, st.UNCERTAIN)
+ALIGNED_FEATURE_NAMES = [
+    *(name for name in FEATURE_NAMES if name not in ("cue_a", "cue_b")),
+    *(f"subject_{v}" for v in _SUBJECTS),
+    *(f"attribute_{v}" for v in _ATTRIBUTES),
+    *(f"value_{v}" for v in _VALUES),
+    "update_cue",
+    "loop_outcome",
+    "loop_older",
+    "negation_flip",
+    "content_overlap",
+    "subject_changes",
+    "subject_insertions",
+    "value_changes",
+    "value_insertions",
+    "names_changed",
+    "cue_x_value_changed",
+    "cue_x_value_same",
+]
+FEATURE_SETS = {"lexical": FEATURE_NAMES, "aligned": ALIGNED_FEATURE_NAMES}
+_KEPT = [i for i, name in enumerate(FEATURE_NAMES) if name not in ("cue_a", "cue_b")]
+
+
+def aligned_features(
+    a: str, b: str, embedding_a: list[float], embedding_b: list[float], kind_a: str = "fact", kind_b: str = "fact"
+) -> np.ndarray:
+    lexical = pair_features(a, b, embedding_a, embedding_b, kind_a, kind_b)[_KEPT]
+    s = st.analyse(a, b, kind_a, kind_b)
+    changed = s.value in ("changed", st.NEGATED)
+    extra = [
+        *(float(s.subject == v) for v in _SUBJECTS),
+        *(float(s.attribute == v) for v in _ATTRIBUTES),
+        *(float(s.value == v) for v in _VALUES),
+        float(s.update_cue),
+        float(s.loop_outcome),
+        float(kind_a in st.LOOP_KINDS),
+        float(s.negation_flip),
+        s.overlap,
+        min(s.subject_changes, 4) / 4.0,
+        min(s.subject_insertions, 4) / 4.0,
+        min(s.value_changes, 4) / 4.0,
+        min(s.value_insertions, 4) / 4.0,
+        min(s.names_changed, 4) / 4.0,
+        float(s.update_cue and changed),
+        float(s.update_cue and s.value == st.SAME),
+    ]
+    return np.concatenate([lexical, np.asarray(extra, dtype=np.float64)])
+
+
+FEATURE_FUNCTIONS = {"lexical": pair_features, "aligned": aligned_features}

@@ -1,10 +1,15 @@
 """The default judge: a small calibrated model the project trains itself.
 
-A multinomial logistic regression over review.judges.features, trained on the labelled pairs
-in review/judges/data/ by ``manage.py train_judge``, with its temperature fitted on held-out
-pairs so that ``confidence`` means what it says. Runs on the CPU in microseconds once the
-statements are embedded; needs no network and no model download. The weights ship in
-local_judge.json beside this file.
+A multinomial logistic regression over review.judges.features (the ``aligned`` set: embedding
+similarity, lexical overlap and the word-by-word alignment of the pair), trained on every
+labelled source in review/judges/data/ by ``manage.py train_judge``, with its temperature fitted
+on out-of-source answers so that ``confidence`` means what it says on text it never saw. Runs on
+the CPU in microseconds once the statements are embedded; needs no network and no model
+download. The weights ship in local_judge.json beside this file. The server never asks it
+alone: review.judges.guard reads the pair's structure first (SPEC R-H7, R-H8). Where that
+structure is plain — the same subject and attribute, a new value with an update cue, or the same
+value restated — the judge rules by it (guard.structural_resolution) with the confidence that
+ruling earned on held-out sources; the model answers the rest.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ from typing import Any
 import numpy as np
 
 from review.judges.base import Pair, Verdict
-from review.judges.features import FEATURE_NAMES, pair_features
+from review.judges.features import FEATURE_FUNCTIONS, FEATURE_SETS
+from review.judges.guard import structural_resolution
+from review.judges.structure import analyse
 
 WEIGHTS_FILE = Path(__file__).with_name("local_judge.json")
 RELATIONS = ["duplicate", "supersedes", "complementary", "contradicts", "unrelated"]
@@ -34,8 +41,11 @@ class LocalJudge:
     def __init__(self, weights: dict[str, Any] | None = None) -> None:
         if weights is None:
             weights = json.loads(WEIGHTS_FILE.read_text())
-        if weights["features"] != FEATURE_NAMES or weights["relations"] != RELATIONS:
+        self.feature_set = weights.get("feature_set", "lexical")
+        self.feature_names = FEATURE_SETS.get(self.feature_set, [])
+        if weights["features"] != self.feature_names or weights["relations"] != RELATIONS:
             raise ValueError("local_judge.json was trained on other features; run manage.py train_judge")
+        self.features = FEATURE_FUNCTIONS[self.feature_set]
         self.mean = np.asarray(weights["mean"])
         self.scale = np.asarray(weights["scale"])
         self.coef = np.asarray(weights["coef"])
@@ -48,12 +58,15 @@ class LocalJudge:
         return softmax((standardized @ self.coef.T + self.intercept) / self.temperature)
 
     def judge(self, pair: Pair) -> Verdict:
+        ruled = structural_resolution(analyse(pair.a, pair.b, pair.kind_a, pair.kind_b))
+        if ruled is not None:
+            return ruled
         embedding_a, embedding_b = pair.embedding_a, pair.embedding_b
         if embedding_a is None or embedding_b is None:
             from memories.embeddings import get_embedder
 
             embedding_a, embedding_b = get_embedder().embed([pair.a, pair.b])
-        features = pair_features(pair.a, pair.b, embedding_a, embedding_b, pair.kind_a, pair.kind_b)
+        features = self.features(pair.a, pair.b, embedding_a, embedding_b, pair.kind_a, pair.kind_b)
         probabilities = self.probabilities(features)
         best = int(np.argmax(probabilities))
         return Verdict(
@@ -66,7 +79,7 @@ class LocalJudge:
         standardized = (features - self.mean) / self.scale
         contributions = standardized * self.coef[best]
         top = np.argsort(contributions)[::-1][:3]
-        reasons = ", ".join(f"{FEATURE_NAMES[i]}={features[i]:.2f}" for i in top if contributions[i] > 0)
+        reasons = ", ".join(f"{self.feature_names[i]}={features[i]:.2f}" for i in top if contributions[i] > 0)
         runner_up = int(np.argsort(probabilities)[-2])
         return (
             f"{RELATIONS[best]} ({probabilities[best]:.0%}) over {RELATIONS[runner_up]} "

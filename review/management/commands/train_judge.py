@@ -8,35 +8,77 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from memories.embeddings import get_embedder
-from review.judges.local import WEIGHTS_FILE, LocalJudge
-from review.judges.training import DATA_FILE, evaluate, featurize, load_examples, train
+from review.judges.features import FEATURE_SETS
+from review.judges.local import WEIGHTS_FILE, softmax
+from review.judges.training import (
+    DEFAULT_FEATURE_SET,
+    embed_texts,
+    embedding_cache,
+    embedding_model_name,
+    evaluate,
+    featurize,
+    fit_temperature,
+    guarded_predictions,
+    labels_of,
+    load_examples,
+    model_rows,
+    out_of_source_logits,
+    structural_confidence,
+    train,
+)
 
 
 class Command(BaseCommand):
     help = (
-        "Retrain the local hygiene judge on the labelled pairs (review/judges/data/pairs.jsonl by "
-        "default): fit a multinomial logistic regression on the train split, calibrate its "
-        "temperature on held-out training pairs, report per-relation precision and recall and "
-        "what auto-resolution would do on the test split, and write the weights the server "
-        "loads (review/judges/local_judge.json) unless --dry-run."
+        "Retrain the local hygiene judge on every labelled source in review/judges/data/*.jsonl: "
+        "for each feature set, score it out of source (each source judged by a model trained on "
+        "the others, through the structure guard, as the server judges), fit the temperature on "
+        "those answers, print the report, and write the chosen model (trained on every source) to "
+        "review/judges/local_judge.json unless --dry-run."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--data", type=Path, default=DATA_FILE, help="Labelled pairs, JSON Lines.")
+        parser.add_argument("--data", type=Path, nargs="*", help="Labelled pairs files (default: every source).")
         parser.add_argument("--output", type=Path, default=WEIGHTS_FILE, help="Where to write the weights.")
+        parser.add_argument(
+            "--features", choices=sorted(FEATURE_SETS), default=DEFAULT_FEATURE_SET, help="Feature set to ship."
+        )
         parser.add_argument("--dry-run", action="store_true", help="Train and report; write nothing.")
 
-    def handle(self, *args: Any, data: Path, output: Path, dry_run: bool, **options: Any) -> None:
-        examples = load_examples(data)
-        self.stdout.write(f"Embedding {len(examples)} pairs…")
-        features = featurize(examples, get_embedder().embed)
-        weights = train(examples, features)
-        judge = LocalJudge(weights)
-        test_rows = [i for i, e in enumerate(examples) if e.split == "test"]
-        probabilities = judge.probabilities(features[test_rows])
-        report = evaluate([examples[i] for i in test_rows], probabilities, settings.HYGIENE_AUTO_RESOLVE_THRESHOLD)
-        weights["held_out"] = {key: value for key, value in report.items() if key != "wrongly_retired_ids"}
-        self.stdout.write(json.dumps(report, indent=2))
+    def handle(
+        self, *args: Any, data: list[Path] | None, output: Path, features: str, dry_run: bool, **options: Any
+    ) -> None:
+        examples = load_examples(data or None)
+        sources = sorted({e.source for e in examples})
+        self.stdout.write(f"Embedding the {len(examples)} pairs of {len(sources)} sources ({', '.join(sources)})…")
+        vectors = embed_texts(examples, get_embedder().embed, cache=embedding_cache(), model=embedding_model_name())
+        threshold = settings.HYGIENE_AUTO_RESOLVE_THRESHOLD
+        labels = labels_of(examples)
+        answered = model_rows(examples)
+        chosen: dict[str, Any] = {}
+        for feature_set in sorted(FEATURE_SETS):
+            matrix = featurize(examples, vectors, feature_set)
+            logits = out_of_source_logits(examples, matrix, answered)
+            temperature = fit_temperature(logits[answered], labels[answered])
+            predictions = guarded_predictions(examples, softmax(logits / temperature))
+            pooled = evaluate(examples, predictions, threshold)
+            per_source = {}
+            for source in sources:
+                rows = [i for i, e in enumerate(examples) if e.source == source]
+                per_source[source] = evaluate([examples[i] for i in rows], [predictions[i] for i in rows], threshold)
+            self.stdout.write(f"\n== features: {feature_set} (temperature {temperature}) — out of source ==")
+            self.stdout.write(json.dumps({"pooled": pooled, "per_source": per_source}, indent=1))
+            if feature_set == features:
+                weights = train(examples, matrix, feature_set, temperature, answered)
+                weights["structural_confidence"] = structural_confidence(examples, predictions)
+                weights["out_of_source"] = {
+                    "pooled": {k: v for k, v in pooled.items() if k != "wrongly_retired_examples"},
+                    "per_source": {
+                        s: {k: v for k, v in r.items() if k != "wrongly_retired_examples"}
+                        for s, r in per_source.items()
+                    },
+                }
+                chosen = weights
         if not dry_run:
-            output.write_text(json.dumps(weights, indent=1) + "\n")
-            self.stdout.write(f"Wrote {output} (version {weights['version']}).")
+            output.write_text(json.dumps(chosen, indent=1) + "\n")
+            self.stdout.write(f"Wrote {output} ({chosen['feature_set']}, version {chosen['version']}).")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SEED = 20250611
-OUT = Path(__file__).resolve().parent / "pairs.jsonl"
+OUT = Path(__file__).resolve().parent / "pairs.jsonl"  # review/judges/data/legacy/
 
 # Target size per relation (hand-written + templated). Total 800.
 TARGETS = {
