@@ -281,6 +281,12 @@ _CHANGE_VERBS = frozenset({"go", "become", "get", "set"})
 
 
 def _tokens(sentence: str) -> list[Token]:
+    return list(_tokens_of(sentence))
+
+
+@lru_cache(maxsize=65536)
+def _tokens_of(sentence: str) -> tuple[Token, ...]:
+    """A sentence's tokens; cached, since one statement meets dozens of neighbours."""
     out: list[Token] = []
     raw: list[str] = []
     for piece in _TOKEN.findall(normalise_values(strip_lead_ins(sentence.strip())).replace("\u2019", "'")):
@@ -313,13 +319,18 @@ def _tokens(sentence: str) -> list[Token]:
         elif clitic:
             out.append(Token("'" + clitic, "'" + clitic, "'" + clitic, False, False, False))
         first_word = False
-    return out
+    return tuple(out)
 
 
 _ABBREVIATION = re.compile(r"\b(?:dr|mr|mrs|ms|st|prof|jr|sr|vs|etc|e\.g|i\.e|approx|no)\.$", re.IGNORECASE)
 
 
 def sentences(text: str) -> list[str]:
+    return list(_sentences_of(text))
+
+
+@lru_cache(maxsize=65536)
+def _sentences_of(text: str) -> tuple[str, ...]:
     parts: list[str] = []
     for piece in _SENTENCE.split(text):
         part = piece.strip() if piece else ""
@@ -329,21 +340,26 @@ def sentences(text: str) -> list[str]:
             parts[-1] = f"{parts[-1]} {part}"  # "Dr. Okafor" is one sentence
         else:
             parts.append(part)
-    return parts or [text]
+    return tuple(parts) or (text,)
 
 
 def _content_stems(tokens: list[Token]) -> set[str]:
     return {t.stem for t in tokens if t.content}
 
 
+@lru_cache(maxsize=65536)
+def _cues(text: str) -> tuple[frozenset[str], frozenset[int]]:
+    """The cue words of a text and which cue phrases it holds (cached per text)."""
+    low = text.lower().replace("\u2019", "'")
+    words = frozenset(re.findall(r"[a-z']+", low)) & UPDATE_CUE_WORDS
+    return words, frozenset(i for i, p in enumerate(UPDATE_CUE_PHRASES) if p.search(low))
+
+
 def has_update_cue(newer: str, older: str) -> bool:
     """An update cue in ``newer`` that ``older`` does not already carry (SPEC R-H8)."""
-    new_low, old_low = newer.lower().replace("\u2019", "'"), older.lower().replace("\u2019", "'")
-    new_words = set(re.findall(r"[a-z']+", new_low))
-    old_words = set(re.findall(r"[a-z']+", old_low))
-    if (new_words & UPDATE_CUE_WORDS) - old_words:
-        return True
-    return any(p.search(new_low) and not p.search(old_low) for p in UPDATE_CUE_PHRASES)
+    new_words, new_phrases = _cues(newer)
+    old_words, old_phrases = _cues(older)
+    return bool(new_words - old_words) or bool(new_phrases - old_phrases)
 
 
 # Cues that name the old value beside the new one ("from 12 May to 27 September", "now 50, not
@@ -497,15 +513,12 @@ def _best_sentences(older: str, newer: str) -> FactSentences:
     taken only when no other pair shares anything: in a long message it is boilerplate ("Thanks
     for reading") at least as often as the fact. Returns the pair and its overlap (shared words
     over the words of the longer sentence)."""
-    older_sentences = [(_tokens(s), _plain(s), s) for s in sentences(older)]
-    newer_sentences = [(_tokens(s), _plain(s), s) for s in sentences(newer)]
+    older_sentences = _sentence_profiles(older)
+    newer_sentences = _sentence_profiles(newer)
     several = len(older_sentences) > 1 and len(newer_sentences) > 1
     best: tuple[tuple[int, int, float, int], FactSentences] | None = None
-    for a, plain_a, raw_a in older_sentences:
-        ca = _content_stems(a)
-        weighted_a = {t.stem for t in a if t.content and (t.ident or t.proper)}
-        for b, plain_b, raw_b in newer_sentences:
-            cb = _content_stems(b)
+    for a, plain_a, raw_a, ca, weighted_a in older_sentences:
+        for b, plain_b, raw_b, cb, _ in newer_sentences:
             shared = ca & cb
             weight = len(shared) + len(shared & weighted_a)
             ratio = len(shared) / max(1, len(ca | cb))
@@ -513,7 +526,7 @@ def _best_sentences(older: str, newer: str) -> FactSentences:
             key = (int(weight > 0), int(not boilerplate), ratio * weight, weight)
             if best is None or key > best[0]:
                 overlap = len(shared) / max(1, len(ca), len(cb))
-                best = (key, FactSentences(a, b, raw_a, raw_b, overlap, boilerplate))
+                best = (key, FactSentences(list(a), list(b), raw_a, raw_b, overlap, boilerplate))
     assert best is not None
     return best[1]
 
@@ -528,6 +541,22 @@ class FactSentences:
     newer_text: str
     overlap: float  # shared content words / content words of the longer sentence
     boilerplate: bool  # a sentence both long statements repeat word for word, and nothing else
+
+
+SentenceProfile = tuple[tuple[Token, ...], str, str, frozenset[str], frozenset[str]]
+
+
+@lru_cache(maxsize=65536)
+def _sentence_profiles(text: str) -> tuple[SentenceProfile, ...]:
+    """Per sentence: tokens, plain text, raw text, content stems, stems of names and ids (cached:
+    a statement meets dozens of neighbours)."""
+    out = []
+    for sentence in sentences(text):
+        tokens = _tokens_of(sentence)
+        content = frozenset(t.stem for t in tokens if t.content)
+        named = frozenset(t.stem for t in tokens if t.content and (t.ident or t.proper))
+        out.append((tokens, _plain(sentence), sentence, content, named))
+    return tuple(out)
 
 
 def _plain(sentence: str) -> str:
