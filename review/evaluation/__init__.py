@@ -1,0 +1,7 @@
+"""Whole-store evaluation of the hygiene pipeline (SPEC §6).
+
+``store`` writes a deterministic synthetic store, an agent's life of about 2,400 undeclared
+memories about many subjects, with its ground truth; ``whole_store`` runs that store through
+the real API and a real task worker and scores what hygiene did to it (``bench/hygiene_store.py``
+is the command line).
+"""

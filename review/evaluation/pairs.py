@@ -1,0 +1,130 @@
+"""The judge scored on labelled pairs: out of source, and on an external set (``manage.py eval_hygiene``).
+
+Three judges are compared on the same pairs, each as the server would use it:
+
+* ``baseline`` — the first shipped model (lexical features, trained on one source), alone: the
+  judge before the structure guard existed (review/judges/baseline_judge.json);
+* ``lexical`` and ``aligned`` — a model of each feature set trained out of source (each source
+  judged by a model trained on the others), behind the structure guard.
+
+The external set is LongMemEval's knowledge-update questions (MIT; ``shared/external/
+longmemeval-ku``), used for testing only: each question's earlier evidence turn and its update
+are a true ``supersedes`` pair; the update and the earlier turn against their nearest turns of
+the same haystack (other conversations) are ``unrelated`` pairs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+
+from review.judges.local import RELATIONS, LocalJudge, softmax
+from review.judges.training import (
+    Embed,
+    Example,
+    Prediction,
+    embed_texts,
+    embedding_cache,
+    embedding_model_name,
+    evaluate,
+    featurize,
+    fit_model,
+    fit_temperature,
+    guarded_predictions,
+    labels_of,
+    load_examples,
+    model_rows,
+    out_of_source_logits,
+)
+
+BASELINE_WEIGHTS = Path(__file__).resolve().parent.parent / "judges" / "baseline_judge.json"
+EXTERNAL_DEFAULT = Path(settings.BASE_DIR).parent / "shared" / "external" / "longmemeval-ku" / "ku.jsonl"
+NEGATIVES_PER_TURN = 3
+
+
+def external_examples(path: Path, embed: Embed) -> list[Example]:
+    """LongMemEval's update chains as labelled pairs (see the module docstring)."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    examples: list[Example] = []
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        olds, new, distractors = row["old"], row["new"], row["distractors"]
+        if (olds[-1], new) in seen:
+            continue  # two questions share one chain (see the data's README)
+        for old in olds:
+            seen.add((old, new))
+            examples.append(Example(f"lme-{row['qid']}-update", old, new, "supersedes", "fact", "fact", "longmemeval"))
+        if not distractors:
+            continue
+        vectors = np.asarray(embed([new, olds[-1], *distractors]))
+        for offset, turn in enumerate((new, olds[-1])):
+            nearest = np.argsort(-(vectors[2:] @ vectors[offset]))[:NEGATIVES_PER_TURN]
+            for rank, index in enumerate(nearest):
+                distractor = distractors[int(index)]
+                # The distractor was said earlier or later in another conversation: either order.
+                a, b = (distractor, turn) if rank % 2 == 0 else (turn, distractor)
+                examples.append(
+                    Example(f"lme-{row['qid']}-near{offset}{rank}", a, b, "unrelated", "fact", "fact", "longmemeval")
+                )
+    return examples
+
+
+def baseline_predictions(examples: Sequence[Example], vectors: dict[str, list[float]]) -> list[Prediction]:
+    judge = LocalJudge(json.loads(BASELINE_WEIGHTS.read_text()))
+    features = featurize(examples, vectors, judge.feature_set)
+    probabilities = judge.probabilities(features)
+    return [Prediction(RELATIONS[int(p.argmax())], float(p.max()), True, False) for p in probabilities]
+
+
+def evaluate_pairs(
+    *, embed: Embed, external: Path | None, feature_sets: Sequence[str] = ("lexical", "aligned")
+) -> dict[str, Any]:
+    """Every judge on the labelled sources (out of source) and on the external set."""
+    threshold = settings.HYGIENE_AUTO_RESOLVE_THRESHOLD
+    examples = load_examples()
+    outside = external_examples(external, embed) if external and external.exists() else []
+    vectors = embed_texts([*examples, *outside], embed, cache=embedding_cache(), model=embedding_model_name())
+    labels = labels_of(examples)
+    answered = model_rows(examples)
+    sources = sorted({e.source for e in examples})
+    report: dict[str, Any] = {
+        "threshold": threshold,
+        "sources": {s: sum(e.source == s for e in examples) for s in sources},
+    }
+    judges: dict[str, Any] = {}
+
+    baseline = baseline_predictions(examples, vectors)
+    judges["baseline"] = {"labelled": _by_source(examples, baseline, threshold)}
+    if outside:
+        judges["baseline"]["external"] = evaluate(outside, baseline_predictions(outside, vectors), threshold)
+
+    for feature_set in feature_sets:
+        matrix = featurize(examples, vectors, feature_set)
+        logits = out_of_source_logits(examples, matrix, answered)
+        temperature = fit_temperature(logits[answered], labels[answered])
+        predictions = guarded_predictions(examples, softmax(logits / temperature))
+        entry: dict[str, Any] = {"temperature": temperature, "labelled": _by_source(examples, predictions, threshold)}
+        if outside:
+            # The external set is judged by a model trained on every labelled source.
+            model = fit_model(matrix[answered], labels[answered])
+            external_logits = model.logits(featurize(outside, vectors, feature_set))
+            entry["external"] = evaluate(
+                outside, guarded_predictions(outside, softmax(external_logits / temperature)), threshold
+            )
+        judges[feature_set] = entry
+    report["judges"] = judges
+    report["external_pairs"] = len(outside)
+    return report
+
+
+def _by_source(examples: Sequence[Example], predictions: Sequence[Prediction], threshold: float) -> dict[str, Any]:
+    out = {"pooled": evaluate(examples, predictions, threshold)}
+    for source in sorted({e.source for e in examples}):
+        rows = [i for i, e in enumerate(examples) if e.source == source]
+        out[source] = evaluate([examples[i] for i in rows], [predictions[i] for i in rows], threshold)
+    return out
