@@ -27,10 +27,29 @@ def test_judge_pairs_prints_one_json_line_per_pair(tmp_path, scripted_judge, cap
     call_command("judge_pairs", str(pairs), stdout=out)
 
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert lines == [
-        {"id": "p1", "relation": "duplicate", "confidence": 0.93, "rationale": "same statement"},
-        {"id": "p2", "relation": "duplicate", "confidence": 0.93, "rationale": "same statement"},
-    ]
+    assert lines[0] == {"id": "p1", "relation": "duplicate", "confidence": 0.93, "rationale": "same statement"}
+    # The judge's "duplicate" for two values is held to the structure, as in the pipeline (R-H8).
+    assert (lines[1]["id"], lines[1]["relation"], lines[1]["confidence"]) == ("p2", "contradicts", 0.93)
+    assert lines[1]["rationale"].startswith("same statement Structure: the values differ")
+
+
+def test_judge_pairs_never_calls_facts_about_two_subjects_one(tmp_path, scripted_judge):
+    scripted_judge.verdict = Verdict("supersedes", 0.99, "always sure")
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(
+        json.dumps(
+            {"id": "s", "a": "The billing service deploys on Fridays.", "b": "The search service deploys on Fridays."}
+        )
+        + "\n"
+    )
+    out = StringIO()
+
+    call_command("judge_pairs", str(pairs), stdout=out)
+
+    line = json.loads(out.getvalue())
+    assert line["relation"] == "complementary"
+    assert line["rationale"].startswith("Structure: different subjects")
+    assert scripted_judge.calls == []
 
 
 def test_judge_pairs_reports_bad_lines_and_keeps_the_good_ones(tmp_path, scripted_judge, capsys):

@@ -8,12 +8,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from review.judges import JudgeError, Pair, get_judge
+from review.judges.guard import guarded_judge
 
 
 class Command(BaseCommand):
     help = (
         'Run the configured judge over FILE, JSON Lines of {"id", "a", "b"} (a the older '
-        'statement, b the newer; optional "kind_a", "kind_b"), and print one JSON line per pair: '
+        'statement, b the newer; optional "kind_a", "kind_b"), as the server judges them (under '
+        "the structure guard of SPEC R-H7 and R-H8), and print one JSON line per pair: "
         '{"id", "relation", "confidence", "rationale"}. Lines that cannot be read, or that the '
         "judge fails on, are reported on stderr with their line number; the command then exits 1."
     )
@@ -37,7 +39,7 @@ class Command(BaseCommand):
                     pair = Pair(
                         a=row["a"], b=row["b"], kind_a=row.get("kind_a", "fact"), kind_b=row.get("kind_b", "fact")
                     )
-                    verdict = judge.judge(pair)
+                    verdict = guarded_judge(judge, pair)
                 except (ValueError, JudgeError) as exc:
                     failures += 1
                     sys.stderr.write(f"line {number}: {exc}\n")
