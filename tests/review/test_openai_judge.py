@@ -100,3 +100,28 @@ def test_the_last_json_object_is_the_verdict():
     )
 
     assert (verdict.relation, verdict.confidence) == ("complementary", 0.75)
+
+
+def test_the_structure_guard_holds_an_llm_judge_too(chat_server):
+    """R-H7/R-H8 regardless of the model: the endpoint is not asked about two subjects, and its
+    confident supersede of an uncued value change is queued as a contradiction."""
+    from review.judges.guard import guarded_judge
+
+    state, url = chat_server
+    state.answer = json.dumps({"relation": "supersedes", "confidence": 0.99, "rationale": "New value."})
+    judge = OpenAICompatibleJudge(base_url=url, model="test-model")
+
+    other_subject = guarded_judge(
+        judge, Pair(a="The billing service deploys on Fridays.", b="The search service deploys on Fridays.")
+    )
+    uncued = guarded_judge(judge, Pair(a="The standup is at 09:30.", b="The standup is at 09:45."))
+    cued = guarded_judge(judge, Pair(a="The standup is at 09:30.", b="The standup moved to 09:45."))
+
+    assert (other_subject.relation, other_subject.resolvable, other_subject.queueable) == (
+        "complementary",
+        False,
+        False,
+    )
+    assert (uncued.relation, uncued.resolvable) == ("contradicts", False)
+    assert (cued.relation, cued.confidence, cued.resolvable) == ("supersedes", 0.99, True)
+    assert len(state.requests) == 2  # the endpoint was asked about the two same-subject pairs only
