@@ -47,22 +47,28 @@ def candidates_for(memory: Memory) -> list[Candidate]:
         Q(src=memory) | Q(dst=memory)
     )
     linked = {other for pair in declared.values_list("src_id", "dst_id") for other in pair} - {memory.pk}
-    rows = (
+    # The screen reads text only; the few chosen rows are then read whole (their embeddings
+    # feed the judge): parsing forty vectors to keep five cost more than the second query.
+    nearest = (
         Memory.objects.filter(owner_id=memory.owner_id, project=memory.project, state=State.LIVE)
         .exclude(pk__in=[memory.pk, *already, *linked])
-        .defer("search_vector")
         .annotate(distance=exact_distance(memory.embedding))
         .filter(distance__lte=settings.HYGIENE_MAX_DISTANCE)
-        .order_by("distance", "pk")[: settings.HYGIENE_SCREEN_CANDIDATES]
+        .order_by("distance", "pk")
+        .values_list("pk", "content", "kind", "created_at", "distance")[: settings.HYGIENE_SCREEN_CANDIDATES]
     )
-    chosen = []
-    for row in rows:
-        older, newer = sorted((row, memory), key=lambda m: (m.created_at, m.pk))
-        if worth_judging(older.content, newer.content, older.kind, newer.kind):
-            chosen.append(Candidate(memory=row, distance=float(row.distance)))
+    chosen: dict[str, float] = {}
+    for pk, content, kind, created_at, distance in nearest:
+        if (created_at, pk) < (memory.created_at, memory.pk):
+            worth = worth_judging(content, memory.content, kind, memory.kind)
+        else:
+            worth = worth_judging(memory.content, content, memory.kind, kind)
+        if worth:
+            chosen[pk] = float(distance)
             if len(chosen) == settings.HYGIENE_MAX_CANDIDATES:
                 break
-    return chosen
+    rows = Memory.objects.defer("search_vector").in_bulk(list(chosen))
+    return [Candidate(memory=rows[pk], distance=distance) for pk, distance in chosen.items()]
 
 
 def worth_judging(older: str, newer: str, kind_older: str, kind_newer: str) -> bool:
