@@ -275,7 +275,7 @@ def aligned_features(
         *(float(s.value == v) for v in _VALUES),
         float(s.update_cue),
         float(s.loop_outcome),
-        float(kind_a in st.LOOP_KINDS),
+        float(s.loop_older),
         float(s.negation_flip),
         s.overlap,
         min(s.subject_changes, 4) / 4.0,

@@ -87,20 +87,16 @@ def structural_resolution(structure: Structure) -> Verdict | None:
 def reconcile(verdict: Verdict, structure: Structure) -> Verdict:
     """The judge's verdict held to what the structure shows (R-H8)."""
     relation, notes = verdict.relation, []
-    value_changed = structure.value not in (SAME,)
     if relation == "supersedes" and structure.value == SAME and not structure.loop_outcome:
         relation = "duplicate"
         notes.append("the value did not change, so it is a restatement")
     elif relation == "supersedes" and not structure.evidence:
         relation = "contradicts"
         notes.append("no update cue in the newer statement and no loop outcome (R-H8), so it is queued")
-    elif relation == "duplicate" and value_changed and structure.value != "added":
+    elif relation == "duplicate" and structure.value not in (SAME, "added"):
         relation = "supersedes" if structure.evidence else "contradicts"
         notes.append(f"the values differ ({structure.detail})")
-    # Only a pair whose fact sentences mostly agree may be settled without a person: one whose
-    # words are half new is as likely another fact as a new value of the same one.
-    same_slot = structure.subject == SAME and structure.attribute == SAME and structure.best_overlap >= 0.5
-    resolvable = same_slot
+    resolvable = structure.same_slot  # only a plain slot is settled without a person
     if relation == "supersedes":
         # A new value (or a denial, or a closed loop) — not the old value with more detail.
         new_value = structure.value in ("changed", "removed", NEGATED) or structure.loop_outcome

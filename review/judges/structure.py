@@ -118,18 +118,7 @@ VERBS = _words(
     think track train travel treat trigger try turn use visit wait wake walk want watch wear work
     write"""
 )
-# Words that, before the predicate, mark which of several like things the statement is about.
-SUBJECT_MARKERS = _words(
-    """staging production prod dev development test testing qa sandbox preview local demo canary free
-    pro premium enterprise basic standard business team starter plus gold silver platinum trial eu
-    us uk apac emea latam europe asia america east west north south central global internal external
-    ios android web mobile desktop windows mac macos linux frontend backend sister brother mother
-    father mom mum dad wife husband partner son daughter aunt uncle cousin grandma grandpa
-    grandmother grandfather niece nephew boss friend neighbor neighbour colleague roommate landlord
-    kid kids child children baby cat dog primary secondary replica main backup old new read write
-    weekday weekend morning evening annual monthly weekly daily first second third"""
-)
-# Of those, the ones that always qualify the subject, wherever they stand: "enabled in staging"
+# Words that always qualify the subject, wherever they stand: "enabled in staging"
 # and "enabled in production" are two flags' states, not one flag's old and new value.
 SCOPE_MARKERS = _words(
     """staging production prod dev development qa sandbox preview canary free pro premium enterprise
@@ -429,14 +418,14 @@ class Structure:
     names_changed: int  # names, identifiers and numbers that differ
     extra_words: int  # content words of either whole statement missing from the other
     loop_older: bool  # the older statement is an open loop (a task or an open question)
-    anchored: bool  # the fact sentences share a name or an identifier
-    typed_change: bool  # a number, date, time or version differs between them
     swapped_names: bool  # a name, identifier or scope word of each is missing from the other
     detail: str  # the words that made the call, for rationales
 
     @property
     def same_slot(self) -> bool:
-        return self.subject == SAME and self.attribute != DIFFERENT
+        """Plainly one slot: the same subject and attribute, and fact sentences that mostly agree
+        (one whose words are half new is as likely another fact as a new value of the same one)."""
+        return self.subject == SAME and self.attribute == SAME and self.best_overlap >= 0.5
 
     @property
     def distinguishable(self) -> bool:
@@ -588,12 +577,8 @@ def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = 
 
     # What the fact sentences share and swap, position aside (for reworded statements).
     _, _, removed, added = _diff_words(_strip_cues(a), _strip_cues(b), bag=True)
-    shared_fact = _content_stems(a) & _content_stems(b)
-    anchored = bool(shared_fact & names)
     removed_names = {w for w in removed if w in names and value_type(w, names) in ("name", "ident")}
     added_names = {w for w in added if w in names and value_type(w, names) in ("name", "ident")}
-    typed = {"number", "month", "weekday", "time", "version"}
-    typed_change = any(value_type(w, names) in typed for w in [*removed, *added])
     modifiers_a, modifiers_b = _entity_modifiers(a), _entity_modifiers(b)
     swapped_names = (
         bool(removed_names and added_names)
@@ -619,8 +604,6 @@ def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = 
             names_changed=names_changed,
             extra_words=extra_words,
             loop_older=kind_older in LOOP_KINDS,
-            anchored=anchored,
-            typed_change=typed_change,
             swapped_names=swapped_names,
             detail=detail,
         )

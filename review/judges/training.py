@@ -32,9 +32,8 @@ from review.judges.local import RELATIONS, softmax
 from review.judges.structure import analyse
 
 DATA_DIR = Path(__file__).with_name("data")
-# The first model's pairs (data/legacy/), labelled before R-H8: a value change without a cue was a
-# supersede there. Kept to score the baseline; not a training source.
-LEGACY_FILE = DATA_DIR / "legacy" / "pairs.jsonl"
+# The first model's pairs (data/legacy/) were labelled before R-H8 (a value change without a cue
+# was a supersede there), so they are no training source: only *.jsonl directly in data/ are.
 RETIRING = {"duplicate", "supersedes"}
 DEFAULT_FEATURE_SET = "aligned"
 
