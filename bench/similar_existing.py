@@ -73,7 +73,9 @@ def main() -> None:
         answers = []
         for query in queries:
             with Timer() as timer:
-                found = similar_existing(user=user, embedding=query, project=project, exclude_ids=[])
+                found = similar_existing(
+                    user=user, embedding=query, text="synthetic memory", project=project, exclude_ids=[]
+                )
             times.append(timer.ms)
             answers.append([item.memory.pk for item in found])
         exact_answers[user.username] = answers
@@ -88,7 +90,9 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as captured:
-        similar_existing_ranking(user=bench, embedding=queries[0], project=project, exclude_ids=[], limit=10)
+        similar_existing_ranking(
+            user=bench, embedding=queries[0], text="synthetic memory", project=project, exclude_ids=[], limit=10
+        )
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + captured.captured_queries[-1]["sql"])
         plan = "\n".join(row[0] for row in cursor.fetchall())

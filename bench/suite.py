@@ -441,6 +441,7 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
 
     from memories.embeddings import get_embedder
     from memories.models import Project
+    from memories.ranking import lexical_query, lexical_score, stored_lexemes, weight_for
     from memories.recall import ranks_exactly, vector_ranking
     from memories.selectors import similar_existing
     from memories.visibility import visible_memories
@@ -457,8 +458,10 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
     found = {"recall": 0.0, "recall, project + kind filter": 0.0, "similar_existing": 0.0}
     short = 0
     embedder = get_embedder()
+    lexemes = stored_lexemes(visible.filter(owner=bench))
     for n in range(queries):
-        vector = np.array(embedder.embed([question(rng)])[0], dtype=np.float32)
+        text = question(rng)
+        vector = np.array(embedder.embed([text])[0], dtype=np.float32)
         distances = 1 - matrix @ vector
         truth = set(ids[np.argsort(distances, kind="stable")[:10]])
         got = vector_ranking(visible, vector.tolist(), 10, exact=ranks_exactly(project=None, kinds=None, as_of=None))
@@ -474,9 +477,18 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
         short += len(got) < min(10, int(mask.sum()))
         found["recall, project + kind filter"] += len(truth & {pk for pk, _ in got}) / min(10, max(1, len(truth)))
 
+        # similar_existing's own ranking (memories.ranking), recomputed row by row.
         mask = owned & ((project_of == 0) | (project_of == project.pk))
-        truth = set(ids[mask][np.argsort(distances[mask], kind="stable")[:10]])
-        similar = similar_existing(user=bench, embedding=vector.tolist(), project=project, exclude_ids=[])
+        lexical = lexical_query(text, "default")
+        weight = weight_for(lexical)
+        fused = np.array(
+            [
+                1 - distances[i] + (weight * lexical_score(lexical, lexemes.get(ids[i], {})) if lexical else 0.0)
+                for i in np.flatnonzero(mask)
+            ]
+        )
+        truth = set(ids[mask][np.argsort(-fused, kind="stable")[:10]])
+        similar = similar_existing(user=bench, embedding=vector.tolist(), text=text, project=project, exclude_ids=[])
         found["similar_existing"] += len(truth & {hit.memory.pk for hit in similar}) / 10
     scores = {f"{name} recall@10": value / queries for name, value in found.items()}
     scores["short answers"] = float(short)

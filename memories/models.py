@@ -192,6 +192,14 @@ class Memory(models.Model):
                 name="memory_live_fingerprint_idx",
             ),
             GinIndex(fields=["search_vector"], name="memory_search_idx"),
+            # The lexical side of similar_existing and hygiene's candidates (memories.ranking):
+            # one owner's live rows holding a rare word, without intersecting bitmaps of the
+            # owner's and the word's rows (btree_gin indexes the owner beside the lexemes).
+            GinIndex(
+                fields=["owner", "search_vector"],
+                condition=Q(state=State.LIVE),
+                name="memory_owner_search_idx",
+            ),
             # recall's vector side (memories.recall.vector_ranking), with iterative scans.
             HnswIndex(
                 fields=["embedding"],

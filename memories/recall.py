@@ -10,16 +10,12 @@ visible memories pass the filters.
 
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db import connections
+from django.contrib.postgres.search import SearchRank
 from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from pgvector.django import CosineDistance
 
@@ -27,6 +23,7 @@ from memories.choices import EventAction, State
 from memories.embeddings import EmbeddingError, embed_one
 from memories.errors import ErrorCode, ServiceUnavailable
 from memories.models import Memory, MemoryEvent, Project
+from memories.ranking import LexemeQuery, lexical_stats, quoted_lexeme, text_lexemes
 from memories.selectors import HEAVY_COLUMNS, exact_nearest, project_for_member
 from memories.visibility import visible_memories
 
@@ -42,75 +39,21 @@ _STATE_AFTER = {
 }
 
 
-# A word in more than 1% of the memories (and in at least 500 of them) selects nothing: ranking
-# every memory that says "service" cost 17 ms at 100,000 memories and told the fusion little
-# the vectors did not. Such words are left to the vector side.
-COMMON_LEXEME_SHARE = 0.01
-COMMON_LEXEME_MIN_ROWS = 500
-COMMON_LEXEMES_TTL = 300.0  # seconds; the statistics change only as fast as ANALYZE runs
-_common_lexemes: dict[str, tuple[float, frozenset[str]]] = {}
-_common_lexemes_lock = threading.Lock()
-
-
-class LexemeQuery(SearchQuery):
-    """A tsquery of already-normalised lexemes, taken verbatim (no second stemming)."""
-
-    def __init__(self, tsquery: str) -> None:
-        super().__init__(tsquery)
-        self.tsquery = tsquery
-
-    def as_sql(self, compiler: Any, connection: Any, *args: Any, **kwargs: Any) -> tuple[str, list[Any]]:
-        return "%s::tsquery", [self.tsquery]
-
-
-def common_lexemes(alias: str) -> frozenset[str]:
-    """The lexemes too frequent to search by, from PostgreSQL's statistics of search_vector."""
-    now = time.monotonic()
-    cached = _common_lexemes.get(alias)
-    if cached is not None and now - cached[0] < COMMON_LEXEMES_TTL:
-        return cached[1]
-    with connections[alias].cursor() as cursor:
-        cursor.execute(
-            "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, c.reltuples "
-            "FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename "
-            "AND c.relnamespace = to_regnamespace(s.schemaname) "
-            "WHERE s.schemaname = current_schema() AND s.tablename = %s AND s.attname = 'search_vector'",
-            [Memory._meta.db_table],
-        )
-        row = cursor.fetchone()
-    common: frozenset[str] = frozenset()
-    if row is not None and row[0]:
-        elements, shares, rows = row
-        common = frozenset(
-            element
-            for element, share in zip(elements, shares, strict=False)  # shares has 3 summary values more
-            if share >= COMMON_LEXEME_SHARE and share * rows >= COMMON_LEXEME_MIN_ROWS
-        )
-    with _common_lexemes_lock:
-        _common_lexemes[alias] = (now, common)
-    return common
-
-
-def _quoted(lexeme: str) -> str:
-    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
-
-
 def any_word_query(text: str, alias: str) -> LexemeQuery | None:
     """A full-text query matching memories that contain any of the telling words of ``text``.
 
     Questions rarely repeat every word of the memory they look for ("What does ERR-4471
     mean?"), so the words are OR-ed; ts_rank then favours memories matching more of them.
     The words are normalised exactly as the stored search vectors were (english), and the
-    common ones are dropped (see COMMON_LEXEME_SHARE). None when no telling word is left.
+    common ones are dropped (memories.ranking.LexicalStats.common: a word in more than 1% of
+    the memories selects nothing, and ranking every memory that says "service" cost 17 ms at
+    100,000 memories). None when no telling word is left.
     """
-    with connections[alias].cursor() as cursor:
-        cursor.execute("SELECT lexeme FROM unnest(to_tsvector('english', %s)) ORDER BY lexeme", [text])
-        lexemes = [lexeme for (lexeme,) in cursor.fetchall()]
-    common = common_lexemes(alias)
-    telling = [lexeme for lexeme in lexemes if lexeme not in common]
+    stats = lexical_stats(alias)
+    telling = sorted(lexeme for lexeme in text_lexemes(text, alias) if not stats.common(lexeme))
     if not telling:
         return None
-    return LexemeQuery(" | ".join(_quoted(lexeme) for lexeme in telling))
+    return LexemeQuery(" | ".join(quoted_lexeme(lexeme) for lexeme in telling))
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
 from memories.models import Link, Memory, Project
+from memories.ranking import Ranked, fused_ranking, lexical_query
 from memories.visibility import member_projects, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
@@ -67,6 +68,7 @@ SIMILAR_LIMIT = 10
 class SimilarMemory:
     memory: Memory
     distance: float
+    score: float
 
 
 def exact_nearest(parts: list[QuerySet[Memory]], embedding: list[float], count: int) -> list[tuple[str, float]]:
@@ -94,34 +96,36 @@ def exact_nearest(parts: list[QuerySet[Memory]], embedding: list[float], count: 
 
 
 def similar_existing_ranking(
-    *, user: User, embedding: list[float], project: Project | None, exclude_ids: list[str], limit: int
-) -> list[tuple[str, float]]:
-    """The caller's own live memories nearest to ``embedding``, personal scope plus ``project``."""
+    *, user: User, embedding: list[float], text: str, project: Project | None, exclude_ids: list[str], limit: int
+) -> list[Ranked]:
+    """The caller's own live memories most like ``text``, personal scope plus ``project``."""
     own = visible_memories(user).filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=exclude_ids)
     parts = [own.filter(project__isnull=True)]
     if project is not None:
         parts.append(own.filter(project=project))
-    return exact_nearest(parts, embedding, limit)
+    return fused_ranking(parts, embedding, lexical_query(text, own.db), limit)
 
 
 def similar_existing(
     *,
     user: User,
     embedding: list[float],
+    text: str,
     project: Project | None,
     exclude_ids: list[str],
     limit: int = SIMILAR_LIMIT,
 ) -> list[SimilarMemory]:
-    """The caller's own live memories nearest to ``embedding`` (SPEC R-N1, R-N2).
+    """The caller's own live memories most like what was just written (SPEC R-N1, R-N2).
 
-    Ranked by cosine distance with no floor or ceiling; candidates come from the personal
-    scope and the project written into, never another project. Exact, never approximate.
+    Ranked by memories.ranking's score (vector similarity fused with full-text matching), with
+    no floor or ceiling; candidates come from the personal scope and the project written
+    into, never another project. Exact under that ranking, never approximate.
     """
     ranked = similar_existing_ranking(
-        user=user, embedding=embedding, project=project, exclude_ids=exclude_ids, limit=limit
+        user=user, embedding=embedding, text=text, project=project, exclude_ids=exclude_ids, limit=limit
     )
-    rows = Memory.objects.select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).in_bulk([pk for pk, _ in ranked])
-    return [SimilarMemory(memory=rows[pk], distance=float(distance)) for pk, distance in ranked]
+    rows = Memory.objects.select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).in_bulk([r.pk for r in ranked])
+    return [SimilarMemory(memory=rows[r.pk], distance=r.distance, score=r.score) for r in ranked]
 
 
 HISTORY_MAX_VERSIONS = 1000

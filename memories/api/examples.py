@@ -6,6 +6,8 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample
 
+from memories.api.serializers import similar_hint
+
 MEMORY: dict[str, Any] = {
     "id": "mem_01M8WC8KGHKSTCR9Z3DAT1SG2G",
     "content": "Deploy window is Friday 14:00 UTC (moved from Monday).",
@@ -64,16 +66,14 @@ REMEMBER_RESPONSE = response(
                 "kind": "fact",
                 "project": "acme",
                 "distance": 0.054909,
+                "score": 1.179162,
                 "age": "3 weeks",
                 "age_seconds": 1814400,
                 "created_at": OLD_MEMORY["created_at"],
                 "preview": OLD_MEMORY["content"],
             }
         ],
-        "hint": "These are your nearest live memories. If one of them is an older version of what you just "
-        'wrote, replace it: remember the same content again with "links": [{"type": "supersedes", '
-        f'"dst": "{OLD_MEMORY["id"]}"}}] (the repeat is absorbed into the memory you just wrote and the '
-        "declaration still applies). If they are different facts, do nothing.",
+        "hint": similar_hint(OLD_MEMORY["id"]),
     },
     status="201",
 )

@@ -157,8 +157,8 @@ def link_specs(data: dict[str, Any]) -> list[LinkSpec]:
 
 def similar_hint(first_id: str) -> str:
     return (
-        "These are your nearest live memories. If one of them is an older version of what you just "
-        "wrote, replace it: remember the same content again with "
+        "These are your live memories most like what you just wrote, best match first. If one of them "
+        "is an older version of what you just wrote, replace it: remember the same content again with "
         f'"links": [{{"type": "supersedes", "dst": "{first_id}"}}] (the repeat is absorbed into '
         "the memory you just wrote and the declaration still applies). If they are different "
         "facts, do nothing."
@@ -181,6 +181,7 @@ def remember_response(result: RememberResult) -> dict[str, Any]:
                 "kind": item.memory.kind,
                 "project": item.memory.project.slug if item.memory.project is not None else None,
                 "distance": round(item.distance, 6),
+                "score": round(item.score, 6),
                 "age": age((now - item.memory.created_at).total_seconds()),
                 "age_seconds": int((now - item.memory.created_at).total_seconds()),
                 "created_at": serializers.DateTimeField().to_representation(item.memory.created_at),
@@ -197,7 +198,11 @@ class SimilarExistingSerializer(serializers.Serializer[Any]):
     id = serializers.CharField()
     kind = serializers.CharField()
     project = serializers.CharField(allow_null=True)
-    distance = serializers.FloatField(help_text="Cosine distance, ascending.")
+    distance = serializers.FloatField(help_text="Cosine distance between the embeddings of the two memories.")
+    score = serializers.FloatField(
+        help_text="The ranking score, descending: vector similarity (1 - distance) plus a weighted "
+        "full-text match (BM25 of the written text's rarest words, as a share of the text matching itself)."
+    )
     age = serializers.CharField(help_text='Human, e.g. "3 weeks".')
     age_seconds = serializers.IntegerField()
     created_at = serializers.DateTimeField()

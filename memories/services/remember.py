@@ -120,7 +120,9 @@ def memory_remember(
 
         similar = None
         if not supersede_ids:
-            similar = similar_existing(user=user, embedding=embedding, project=project, exclude_ids=[memory.pk])
+            similar = similar_existing(
+                user=user, embedding=embedding, text=content, project=project, exclude_ids=[memory.pk]
+            )
             if absorbing is None:
                 for created_hook in hooks.on_undeclared_write_committed:
                     transaction.on_commit(lambda hook=created_hook: hook(new_memory))  # type: ignore[misc]

@@ -11,6 +11,7 @@ from django.db import connection
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
+from memories import ranking
 from memories import recall as recall_module
 from memories.choices import Visibility
 from memories.models import Memory
@@ -234,22 +235,23 @@ def test_words_common_in_the_store_are_left_to_the_vector_side(alice, monkeypatc
     make_memory(alice.user, "Ticket ZX-81 is about the billing service.")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
-    monkeypatch.setattr(recall_module, "COMMON_LEXEME_MIN_ROWS", 5)
-    monkeypatch.setattr(recall_module, "COMMON_LEXEME_SHARE", 0.5)
-    recall_module._common_lexemes.clear()
+    monkeypatch.setattr(ranking, "COMMON_LEXEME_MIN_ROWS", 5)
+    monkeypatch.setattr(ranking, "COMMON_LEXEME_SHARE", 0.5)
+    ranking.forget_lexical_stats()
 
-    common = recall_module.common_lexemes("default")
+    stats = ranking.lexical_stats("default")
+    common = {lexeme for lexeme in stats.frequencies if stats.common(lexeme)}
     query = recall_module.any_word_query("billing service ticket ZX-81", "default")
     only_common = recall_module.any_word_query("the billing service", "default")
     response = recall(alice, "billing service ticket ZX-81")
 
     assert {"bill", "servic"} <= common
     assert "ticket" not in common
-    assert isinstance(query, recall_module.LexemeQuery)
+    assert isinstance(query, ranking.LexemeQuery)
     assert "bill" not in query.tsquery
     assert "'ticket'" in query.tsquery
     assert only_common is None
     assert response.status_code == 200
     assert response.json()["results"][0]["memory"]["content"] == "Ticket ZX-81 is about the billing service."
     assert len(response.json()["results"]) == 10
-    recall_module._common_lexemes.clear()
+    ranking.forget_lexical_stats()

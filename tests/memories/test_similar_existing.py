@@ -6,8 +6,12 @@ import random
 from datetime import timedelta
 
 import numpy as np
+import pytest
+from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 
+from memories import ranking
 from memories.choices import State
 from memories.models import Memory
 from memories.selectors import similar_existing
@@ -23,7 +27,7 @@ def test_the_first_memory_gets_an_empty_list_and_no_hint(alice):
     assert "hint" not in body
 
 
-def test_the_nearest_memories_are_ranked_by_distance_with_the_fields_of_r_n3(alice, acme):
+def test_the_most_similar_memories_are_ranked_by_score_with_the_fields_of_r_n3(alice, acme):
     old = make_memory(alice.user, "The deploy window is Monday 10:00 UTC.", project=acme)
     backdate(old, timezone.now() - timedelta(days=23))
     make_memory(alice.user, "I like my coffee black.")
@@ -34,10 +38,10 @@ def test_the_nearest_memories_are_ranked_by_distance_with_the_fields_of_r_n3(ali
     listed = body["similar_existing"]
     assert listed[0]["id"] == old.id  # older and from another session: still first
     assert len(listed) == 3
-    distances = [entry["distance"] for entry in listed]
-    assert distances == sorted(distances)
+    scores = [entry["score"] for entry in listed]
+    assert scores == sorted(scores, reverse=True)
     first = listed[0]
-    assert set(first) == {"id", "kind", "project", "distance", "age", "age_seconds", "created_at", "preview"}
+    assert set(first) == {"id", "kind", "project", "distance", "score", "age", "age_seconds", "created_at", "preview"}
     assert first["kind"] == "fact"
     assert first["project"] == "acme"
     assert first["age"] == "3 weeks"
@@ -53,10 +57,12 @@ def test_distances_are_the_exact_cosine_distances(alice):
     body = remember(alice, "Berlin is in Germany").json()
 
     new = Memory.objects.get(pk=body["memory"]["id"])
-    expected = sorted((1 - float(np.dot(np.array(new.embedding), np.array(m.embedding))), m.id) for m in others)
-    assert [entry["id"] for entry in body["similar_existing"]] == [memory_id for _, memory_id in expected]
-    for entry, (distance, _) in zip(body["similar_existing"], expected, strict=True):
-        assert abs(entry["distance"] - distance) < 1e-5
+    expected = {m.id: 1 - float(np.dot(np.array(new.embedding), np.array(m.embedding))) for m in others}
+    assert {entry["id"] for entry in body["similar_existing"]} == set(expected)
+    for entry in body["similar_existing"]:
+        assert abs(entry["distance"] - expected[entry["id"]]) < 1e-5
+        # No word in common: the score is the vector similarity alone.
+        assert abs(entry["score"] - (1 - entry["distance"])) < 1e-5
 
 
 def test_no_floor_an_unrelated_memory_is_still_shown(alice):
@@ -139,7 +145,147 @@ def test_the_list_is_the_exact_top_ten_among_hundreds(alice, acme):
     query = np.array([rng.gauss(0, 1) for _ in range(dims)])
     query /= np.linalg.norm(query)
 
-    found = similar_existing(user=alice.user, embedding=query.tolist(), project=acme, exclude_ids=[])
+    found = similar_existing(
+        user=alice.user, embedding=query.tolist(), text="a question about nothing", project=acme, exclude_ids=[]
+    )
 
     exact = sorted(rows, key=lambda m: 1 - float(np.dot(query, np.array(m.embedding))))[:10]
     assert [item.memory.pk for item in found] == [m.pk for m in exact]
+
+
+WORDS = [
+    "deploy",
+    "billing",
+    "search",
+    "invoice",
+    "ledger",
+    "postcard",
+    "garden",
+    "budget",
+    "flight",
+    "hotel",
+    "kafka",
+    "broker",
+    "replica",
+    "retention",
+    "window",
+    "standup",
+    "oncall",
+    "rotation",
+    "coffee",
+    "espresso",
+    "dentist",
+    "appointment",
+    "renewal",
+    "contract",
+    "migration",
+    "postgres",
+    "redis",
+    "cache",
+    "timeout",
+    "gateway",
+    "checkout",
+    "login",
+    "seats",
+    "plan",
+    "tier",
+    "region",
+    "bucket",
+]
+
+
+def brute_force_top(user, project, text, query, exclude, limit=10):
+    """SPEC R-N1's ranking recomputed row by row in Python: every live memory of the caller in
+    the personal scope and ``project``, scored by memories.ranking's definition."""
+    lexical = ranking.lexical_query(text, "default")
+    weight = ranking.weight_for(lexical)
+    terms = dict(zip(lexical.lexemes, lexical.idfs, strict=True)) if lexical else {}
+    candidates = (
+        Memory.objects.filter(owner=user, state=State.LIVE)
+        .filter(Q(project__isnull=True) | Q(project=project))
+        .exclude(pk__in=exclude)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, length(search_vector), lexeme, coalesce(cardinality(positions), 1) "
+            "FROM memories_memory, unnest(search_vector) WHERE owner_id = %s",
+            [user.pk],
+        )
+        lexemes: dict[str, tuple[int, dict[str, int]]] = {}
+        for pk, length, lexeme, count in cursor.fetchall():
+            lexemes.setdefault(pk, (length, {}))[1][lexeme] = count
+    scored = []
+    for memory in candidates:
+        distance = 1 - float(np.dot(query, np.array(memory.embedding)))
+        length, counts = lexemes.get(memory.pk, (0, {}))
+        share = 0.0
+        if lexical is not None:
+            matched = sum(
+                idf * ranking.saturation(counts[lexeme], length, lexical.average_lexemes)
+                for lexeme, idf in terms.items()
+                if lexeme in counts
+            )
+            share = matched / lexical.self_score
+        scored.append((-(1 - distance + weight * share), distance, memory.pk))
+    return [(pk, -score) for score, _, pk in sorted(scored)[:limit]]
+
+
+@pytest.mark.parametrize("text_words", [3, 12, 60])
+def test_the_fused_list_is_the_exact_top_ten_under_its_own_ranking(alice, acme, text_words):
+    """Vectors and words drawn independently, so the two sides disagree everywhere and the
+    threshold test has to work for its answer; checked against a row-by-row brute force."""
+    rng = random.Random(text_words)
+    rows = []
+    for n in range(400):
+        vector = np.array([rng.gauss(0, 1) for _ in range(384)])
+        vector /= np.linalg.norm(vector)
+        content = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 40))) + f" n{n}"
+        rows.append(
+            Memory(
+                content=content,
+                content_fingerprint=content_fingerprint(content),
+                owner=alice.user,
+                project=acme if n % 3 else None,
+                visibility="project" if n % 3 else "private",
+                embedding=vector.tolist(),
+            )
+        )
+    Memory.objects.bulk_create(rows)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    ranking.forget_lexical_stats()
+    query = np.array([rng.gauss(0, 1) for _ in range(384)])
+    query /= np.linalg.norm(query)
+    text = " ".join(rng.choice(WORDS) for _ in range(text_words))
+    excluded = [rows[0].pk, rows[1].pk]
+
+    found = similar_existing(user=alice.user, embedding=query.tolist(), text=text, project=acme, exclude_ids=excluded)
+
+    expected = brute_force_top(alice.user, acme, text, query, excluded)
+    assert [item.memory.pk for item in found] == [pk for pk, _ in expected]
+    for item, (_, score) in zip(found, expected, strict=True):
+        assert abs(item.score - score) < 1e-5
+    assert any(item.score > 1 - item.distance + 1e-6 for item in found)  # the text side took part
+    ranking.forget_lexical_stats()
+
+
+def test_a_long_statement_finds_its_predecessor_by_its_rare_words(alice):
+    """A long, chatty turn whose embedding is an average of several topics still finds the
+    earlier turn about the same thing: the rare words they share carry it."""
+    make_memory(alice.user, "Can you suggest a good recipe for a weeknight pasta? I have basil and tomatoes.")
+    make_memory(alice.user, "What are the best trails for a day hike near the coast in autumn?")
+    old = make_memory(
+        alice.user,
+        "By the way, I've added 17 new postcards to my collection since I started collecting again, "
+        "mostly vintage ones from flea markets.",
+    )
+    make_memory(alice.user, "I need to renew my passport before the trip in March, what documents do I need?")
+
+    body = remember(
+        alice,
+        "I'm really excited to host the collectors' gathering next month and share my passion with "
+        "like-minded people. Speaking of which, I just realized I've added 25 new postcards to my "
+        "collection since I started collecting again. Any tips for displaying them on a wall?",
+    ).json()
+
+    assert body["similar_existing"][0]["id"] == old.id

@@ -1,0 +1,349 @@
+"""How much a stored memory resembles a text: vector similarity fused with full-text matching.
+
+One ranking, used wherever the server looks for the memories a new statement may restate or
+replace — ``similar_existing`` in a write's answer (SPEC R-N1) and the hygiene pipeline's
+candidates (R-H1):
+
+    score(m) = similarity(m) + weight(text) · lexical(m)
+
+* ``similarity`` is 1 - the cosine distance of the two embeddings.
+* ``lexical`` is BM25 over PostgreSQL's english lexemes (the stored ``search_vector``): each
+  *telling* lexeme of the text that ``m`` contains adds its inverse document frequency times
+  BM25's saturated term frequency, and the sum is divided by what the text scores against
+  itself, so a memory that says everything the text says scores about 1. Telling lexemes are
+  the text's rarest (at most ``MAX_LEXEMES``), leaving out those in more than 1% of all
+  memories; their frequencies come from PostgreSQL's own statistics of ``search_vector``
+  (refreshed by ANALYZE), so nothing is maintained on the write path.
+* ``weight`` grows with the text's length: an embedding of a long, chatty turn is an average
+  of several topics (and the model reads only its first 256 word pieces), while its rare words
+  still name what it is about (bench/predecessor_ranking.py measures both sides).
+
+The ranking is exact under this definition — never an approximate index's guess. Both sides
+are exact scans of the caller's rows; their top ``k`` lists are fused, and a threshold test
+(Fagin's) proves that no memory outside both lists can beat the last one kept; when it cannot
+prove it, ``k`` grows and the query runs again.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.postgres.search import SearchQuery
+from django.db import connections
+from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
+from pgvector import Vector
+
+from memories.models import Memory
+
+# BM25's usual constants.
+K1 = 1.2
+B = 0.75
+# A lexeme in more than 1% of the memories (and in at least 500 of them) names nothing in
+# particular ("service", "week"): it is left to the vector side.
+COMMON_LEXEME_SHARE = 0.01
+COMMON_LEXEME_MIN_ROWS = 500
+# The rarest lexemes of a long text say what it is about; more only cost index lookups.
+MAX_LEXEMES = 24
+STATS_TTL_SECONDS = 300.0
+# How much the lexical side counts, by the text's number of lexemes (see weight_for).
+TEXT_WEIGHT_SHORT = 0.25
+TEXT_WEIGHT_LONG = 1.0
+SHORT_TEXT_LEXEMES = 8
+LONG_TEXT_LEXEMES = 40
+# The vector side's list: long enough that its last similarity bounds every row left out.
+FIRST_K = 30
+
+
+@dataclass(frozen=True)
+class LexicalStats:
+    """How common each lexeme is across the memories table, from PostgreSQL's statistics."""
+
+    rows: float
+    average_lexemes: float
+    frequencies: dict[str, float]
+    # The frequency assumed for a lexeme the statistics do not list (half the rarest listed,
+    # as PostgreSQL's own selectivity estimate assumes).
+    floor: float
+
+    def frequency(self, lexeme: str) -> float:
+        return self.frequencies.get(lexeme, self.floor)
+
+    def common(self, lexeme: str) -> bool:
+        share = self.frequencies.get(lexeme, 0.0)
+        return share >= COMMON_LEXEME_SHARE and share * self.rows >= COMMON_LEXEME_MIN_ROWS
+
+    def idf(self, lexeme: str) -> float:
+        share = self.frequency(lexeme)
+        return math.log(1.0 + (1.0 - share) / (share + 0.5 / max(self.rows, 1.0)))
+
+
+_stats: dict[str, tuple[float, LexicalStats]] = {}
+_stats_lock = threading.Lock()
+
+
+def lexical_stats(alias: str) -> LexicalStats:
+    """The table's lexeme statistics, cached per database for a few minutes."""
+    now = time.monotonic()
+    cached = _stats.get(alias)
+    if cached is not None and now - cached[0] < STATS_TTL_SECONDS:
+        return cached[1]
+    table = Memory._meta.db_table
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, c.reltuples "
+            "FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename "
+            "AND c.relnamespace = to_regnamespace(s.schemaname) "
+            "WHERE s.schemaname = current_schema() AND s.tablename = %s AND s.attname = 'search_vector'",
+            [table],
+        )
+        row = cursor.fetchone()
+        # A sample is plenty for an average; small tables are read whole.
+        cursor.execute(
+            f"SELECT count(*), avg(length(search_vector)) FROM {table} "
+            f"TABLESAMPLE SYSTEM (CASE WHEN (SELECT reltuples FROM pg_class WHERE oid = %s::regclass) > 50000 "
+            f"THEN 2 ELSE 100 END)",
+            [table],
+        )
+        sampled, average = cursor.fetchone()
+    frequencies: dict[str, float] = {}
+    rows = float(sampled or 0)
+    if row is not None and row[0]:
+        elements, shares, reltuples = row
+        rows = max(rows, float(reltuples))
+        # most_common_elem_freqs ends with three summary numbers (min, max, null share).
+        frequencies = dict(zip(elements, shares[: len(elements)], strict=True))
+    floor = min(frequencies.values()) / 2 if frequencies else 1.0 / max(rows + 1.0, 2.0)
+    stats = LexicalStats(
+        rows=max(rows, 1.0), average_lexemes=float(average or 8.0), frequencies=frequencies, floor=floor
+    )
+    with _stats_lock:
+        _stats[alias] = (now, stats)
+    return stats
+
+
+def forget_lexical_stats() -> None:
+    """Drop the cached statistics (tests that ANALYZE a fresh table)."""
+    with _stats_lock:
+        _stats.clear()
+
+
+class LexemeQuery(SearchQuery):
+    """A tsquery of already-normalised lexemes, taken verbatim (no second stemming)."""
+
+    def __init__(self, tsquery: str) -> None:
+        super().__init__(tsquery)
+        self.tsquery = tsquery
+
+    def as_sql(self, compiler: Any, connection: Any, *args: Any, **kwargs: Any) -> tuple[str, list[Any]]:
+        return "%s::tsquery", [self.tsquery]
+
+
+def quoted_lexeme(lexeme: str) -> str:
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+@dataclass(frozen=True)
+class LexicalQuery:
+    """A text's telling lexemes with their weights, and what the text scores against itself."""
+
+    lexemes: tuple[str, ...]
+    idfs: tuple[float, ...]
+    self_score: float
+    average_lexemes: float
+    text_lexemes: int  # all lexemes of the text, telling or not: its length for ``weight_for``
+
+    @property
+    def tsquery(self) -> str:
+        return " | ".join(quoted_lexeme(lexeme) for lexeme in self.lexemes)
+
+
+def saturation(tf: float, length: float, average_length: float) -> float:
+    """BM25's term-frequency factor: grows with ``tf``, saturates, and is damped in long texts."""
+    return tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average_length))
+
+
+def text_lexemes(text: str, alias: str) -> dict[str, int]:
+    """The text's english lexemes and how often each occurs, as PostgreSQL stores them."""
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            "SELECT lexeme, coalesce(cardinality(positions), 1) FROM unnest(to_tsvector('english', %s))", [text]
+        )
+        return {lexeme: int(count) for lexeme, count in cursor.fetchall()}
+
+
+def lexical_query(text: str, alias: str) -> LexicalQuery | None:
+    """The lexical side of a ranking for ``text``; None when no word of it is telling."""
+    return lexical_query_from_counts(text_lexemes(text, alias), lexical_stats(alias))
+
+
+def lexical_query_from_counts(counts: Mapping[str, int], stats: LexicalStats) -> LexicalQuery | None:
+    """``lexical_query`` for a text whose lexemes are already known (a stored memory's)."""
+    telling = sorted(
+        (lexeme for lexeme in counts if not stats.common(lexeme)), key=lambda lexeme: (stats.frequency(lexeme), lexeme)
+    )[:MAX_LEXEMES]
+    if not telling:
+        return None
+    length = len(counts)
+    idfs = tuple(stats.idf(lexeme) for lexeme in telling)
+    self_score = sum(
+        idf * saturation(counts[lexeme], length, stats.average_lexemes)
+        for lexeme, idf in zip(telling, idfs, strict=True)
+    )
+    return LexicalQuery(
+        lexemes=tuple(telling),
+        idfs=idfs,
+        self_score=self_score,
+        average_lexemes=stats.average_lexemes,
+        text_lexemes=length,
+    )
+
+
+def lexical_score(query: LexicalQuery, counts: Mapping[str, int]) -> float:
+    """The lexical side for one memory, from its stored lexemes and their counts (what the
+    ranking's SQL computes, in Python: for the sweep, which holds a whole scope in memory)."""
+    length = len(counts)
+    matched = sum(
+        idf * saturation(counts[lexeme], length, query.average_lexemes)
+        for lexeme, idf in zip(query.lexemes, query.idfs, strict=True)
+        if lexeme in counts
+    )
+    return matched / query.self_score
+
+
+def stored_lexemes(memories: QuerySet[Memory]) -> dict[str, dict[str, int]]:
+    """Each memory's stored lexemes with their counts, by id (one statement)."""
+    sql, params = _sql(memories.values("id"))
+    table = Memory._meta.db_table
+    found: dict[str, dict[str, int]] = {}
+    with connections[memories.db].cursor() as cursor:
+        cursor.execute(
+            f"SELECT m.id, s.lexeme, coalesce(cardinality(s.positions), 1) FROM {table} m "
+            f"CROSS JOIN LATERAL unnest(m.search_vector) s WHERE m.id IN ({sql})",
+            params,
+        )
+        for pk, lexeme, count in cursor.fetchall():
+            found.setdefault(pk, {})[lexeme] = int(count)
+    return found
+
+
+def weight_for(query: LexicalQuery | None) -> float:
+    """How much the lexical side counts for this text: a little for a short note, where the
+    embedding is sharp, up to as much as the vectors for a long turn (linear in between)."""
+    if query is None:
+        return 0.0
+    span = (query.text_lexemes - SHORT_TEXT_LEXEMES) / (LONG_TEXT_LEXEMES - SHORT_TEXT_LEXEMES)
+    return TEXT_WEIGHT_SHORT + (TEXT_WEIGHT_LONG - TEXT_WEIGHT_SHORT) * min(1.0, max(0.0, span))
+
+
+@dataclass(frozen=True)
+class Ranked:
+    pk: str
+    distance: float  # cosine distance of the embeddings
+    lexical: float  # the lexical side, 0 when the memory shares no telling lexeme
+    score: float
+
+
+def _sql(queryset: QuerySet[Any, Any]) -> tuple[str, tuple[Any, ...]]:
+    sql, params = queryset.query.get_compiler(queryset.db).as_sql()
+    return sql, tuple(params)
+
+
+def _lexical_sum(alias_sql: str, query: LexicalQuery) -> str:
+    """SQL summing the BM25 contributions of the query's lexemes in ``alias_sql``'s vector
+    (parameters: the lexeme array, then the idf array)."""
+    tf = "coalesce(cardinality(s.positions), 1)"
+    damping = f"{K1} * (1 - {B} + {B} * length({alias_sql}) / {float(query.average_lexemes)})"
+    return (
+        f"(SELECT sum(q.idf * {tf} * {K1 + 1} / ({tf} + {damping})) FROM unnest({alias_sql}) s "
+        "JOIN unnest(%s::text[], %s::float8[]) AS q(lexeme, idf) ON q.lexeme = s.lexeme)"
+    )
+
+
+def fused_ranking(
+    parts: Sequence[QuerySet[Memory]],
+    embedding: list[float],
+    query: LexicalQuery | None,
+    limit: int,
+    weight: float | None = None,
+) -> list[Ranked]:
+    """The exact top ``limit`` memories of the union of ``parts`` by ``score`` (module docstring),
+    in one statement.
+
+    * The vector side is the exact top ``k`` by distance, each part ranked on its own by an
+      exact scan shaped for the covering indexes (see memories.selectors.exact_nearest).
+    * The lexical side scores *every* row of the parts that holds a telling lexeme (an index
+      scan: few rows hold a rare word), so a row it does not list scores 0 there.
+    * A row in neither list scores at most the ``k``-th vector similarity, which no more than
+      ``limit`` of the vector side's rows can fall below; a row only on the lexical side is
+      fetched whole only if its lexical score, added to that similarity, could reach the
+      ``limit``-th score among the vector side's rows.
+    """
+    if weight is None:
+        weight = weight_for(query)
+    k = max(FIRST_K, limit)
+    rows = _fused_rows(parts, embedding, query, k, weight, limit)
+    ranked = [Ranked(pk, distance, lexical, (1.0 - distance) + weight * lexical) for pk, distance, lexical in rows]
+    return sorted(ranked, key=lambda r: (-r.score, r.distance, r.pk))[:limit]
+
+
+def _fused_rows(
+    parts: Sequence[QuerySet[Memory]],
+    embedding: list[float],
+    query: LexicalQuery | None,
+    k: int,
+    weight: float,
+    limit: int,
+) -> list[tuple[str, float, float]]:
+    """(pk, distance, lexical) of every row that may belong to the top ``limit`` (see fused_ranking)."""
+    table = Memory._meta.db_table
+    params: list[Any] = [Vector._to_db(embedding)]
+    vector_parts = []
+    for part in parts:
+        sql, part_params = _sql(
+            # "+ 0": an expression the HNSW index cannot serve keeps the scan exact.
+            part.annotate(distance=RawSQL("(embedding <=> (SELECT v FROM zm_query)) + 0", ()))
+            .order_by("distance", "pk")
+            .values_list("id", "distance")[:k]
+        )
+        vector_parts.append(f"({sql})")
+        params.extend(part_params)
+    vector_cte = (
+        "zm_query AS MATERIALIZED (SELECT %s::vector AS v), "
+        f"zm_vector AS MATERIALIZED (SELECT id, distance FROM ({' UNION ALL '.join(vector_parts)}) v "
+        f"ORDER BY distance, id LIMIT {int(k)})"
+    )
+    if query is None:
+        sql = f"WITH {vector_cte} SELECT id, distance, 0.0 FROM zm_vector"
+    else:
+        params.extend([list(query.lexemes), list(query.idfs), query.self_score])
+        # One scan for all parts (their conditions OR-ed), led by the owner-and-lexeme index:
+        # rows holding a rare word are few, and a part's own index would only add work.
+        scope = functools.reduce(operator.or_, parts)
+        text_sql, text_params = _sql(scope.filter(search_vector=LexemeQuery(query.tsquery)).values("id"))
+        params.extend(text_params)
+        params.extend([weight, limit - 1, weight])
+        sql = (
+            f"WITH {vector_cte}, "
+            f"zm_text AS MATERIALIZED (SELECT m.id, {_lexical_sum('m.search_vector', query)} / %s AS lexical "
+            f"FROM {table} m WHERE m.id IN ({text_sql})), "
+            "zm_scored AS MATERIALIZED (SELECT v.id, v.distance, coalesce(t.lexical, 0) AS lexical "
+            "FROM zm_vector v LEFT JOIN zm_text t ON t.id = v.id), "
+            # The limit-th best score among the vector side's rows: the final list's floor.
+            "zm_floor AS (SELECT (1 - distance) + %s * lexical AS score FROM zm_scored "
+            "ORDER BY score DESC LIMIT 1 OFFSET %s) "
+            "SELECT id, distance, lexical FROM zm_scored UNION ALL "
+            f"SELECT m.id, m.embedding <=> (SELECT v FROM zm_query), t.lexical FROM zm_text t JOIN {table} m "
+            "ON m.id = t.id WHERE t.id NOT IN (SELECT id FROM zm_vector) "
+            "AND (1 - (SELECT max(distance) FROM zm_vector)) + %s * t.lexical >= (SELECT score FROM zm_floor)"
+        )
+    with connections[parts[0].db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return [(pk, float(distance), float(lexical)) for pk, distance, lexical in cursor.fetchall()]
