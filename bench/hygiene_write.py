@@ -383,7 +383,6 @@ def main() -> None:
             "settings": {
                 name: getattr(settings, name, None)
                 for name in (
-                    "HYGIENE_MAX_DISTANCE",
                     "HYGIENE_MAX_CANDIDATES",
                     "HYGIENE_SCREEN_CANDIDATES",
                     "HYGIENE_AUTO_RESOLVE_THRESHOLD",

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.db.models.expressions import CombinedExpression
-from pgvector.django import CosineDistance
 
 from memories.choices import LinkOrigin, LinkType, Provenance, State
 from memories.locks import lock_memories
 from memories.models import Link, Memory
+from memories.ranking import Ranked, fused_ranking, lexical_query
 from memories.services.lifecycle import retire_by_successor
 from review.judges import JudgeError, Pair, Verdict, get_judge
 from review.judges.guard import guarded_judge, structural_verdict
@@ -37,34 +36,45 @@ class Candidate:
 
 
 def candidates_for(memory: Memory) -> list[Candidate]:
-    """The memories ``memory`` is judged against (SPEC R-H1, R-H9): among its nearest live
-    memories of the same owner and scope within the configured distance — except pairs a writer
-    linked by a declared supersede and pairs already judged — the first few whose structure does
-    not already show two distinguishable facts."""
+    """The memories ``memory`` is judged against (SPEC R-H1, R-H9): among the live memories of
+    the same owner and scope most like it — by the ranking similar_existing uses
+    (memories.ranking: vector similarity fused with full-text matching, bounded by rank, with no
+    distance window) — except pairs a writer linked by a declared supersede and pairs already
+    judged, the first few whose structure does not already show two distinguishable facts."""
     judged = Judgment.objects.filter(Q(older=memory) | Q(newer=memory)).values_list("older_id", "newer_id")
     already = {other for pair in judged for other in pair} - {memory.pk}
     declared = Link.objects.filter(type=LinkType.SUPERSEDES, origin=LinkOrigin.DECLARED).filter(
         Q(src=memory) | Q(dst=memory)
     )
     linked = {other for pair in declared.values_list("src_id", "dst_id") for other in pair} - {memory.pk}
+    scope = Memory.objects.filter(owner_id=memory.owner_id, project=memory.project, state=State.LIVE).exclude(
+        pk__in=[memory.pk, *already, *linked]
+    )
+    ranked = fused_ranking(
+        [scope], list(memory.embedding), lexical_query(memory.content, scope.db), settings.HYGIENE_SCREEN_CANDIDATES
+    )
+    return screened(memory, ranked)
+
+
+def screened(memory: Memory, ranked: list[Ranked]) -> list[Candidate]:
+    """The first ``HYGIENE_MAX_CANDIDATES`` of ``ranked`` worth judging against ``memory``."""
     # The screen reads text only; the few chosen rows are then read whole (their embeddings
     # feed the judge): parsing forty vectors to keep five cost more than the second query.
-    nearest = (
-        Memory.objects.filter(owner_id=memory.owner_id, project=memory.project, state=State.LIVE)
-        .exclude(pk__in=[memory.pk, *already, *linked])
-        .annotate(distance=exact_distance(memory.embedding))
-        .filter(distance__lte=settings.HYGIENE_MAX_DISTANCE)
-        .order_by("distance", "pk")
-        .values_list("pk", "content", "kind", "created_at", "distance")[: settings.HYGIENE_SCREEN_CANDIDATES]
-    )
+    texts = {
+        pk: (content, kind, created_at)
+        for pk, content, kind, created_at in Memory.objects.filter(pk__in=[r.pk for r in ranked]).values_list(
+            "pk", "content", "kind", "created_at"
+        )
+    }
     chosen: dict[str, float] = {}
-    for pk, content, kind, created_at, distance in nearest:
-        if (created_at, pk) < (memory.created_at, memory.pk):
+    for candidate in ranked:
+        content, kind, created_at = texts[candidate.pk]
+        if (created_at, candidate.pk) < (memory.created_at, memory.pk):
             worth = worth_judging(content, memory.content, kind, memory.kind)
         else:
             worth = worth_judging(memory.content, content, memory.kind, kind)
         if worth:
-            chosen[pk] = float(distance)
+            chosen[candidate.pk] = candidate.distance
             if len(chosen) == settings.HYGIENE_MAX_CANDIDATES:
                 break
     rows = Memory.objects.defer("search_vector").in_bulk(list(chosen))
@@ -75,13 +85,6 @@ def worth_judging(older: str, newer: str, kind_older: str, kind_newer: str) -> b
     """Whether a judge could change anything for this pair: not when its structure alone shows
     two facts that both stand (another subject, another attribute, nothing in common)."""
     return structural_verdict(analyse(older, newer, kind_older, kind_newer)) is None
-
-
-def exact_distance(embedding: list[float]) -> CombinedExpression:
-    """pgvector's cosine distance to ``embedding``, as an expression the HNSW index cannot serve
-    (``+ 0``): ordered by the bare distance, PostgreSQL may walk the approximate index and filter
-    after it, silently dropping true neighbours (see memories.selectors.exact_nearest)."""
-    return CosineDistance("embedding", embedding) + 0.0
 
 
 def judge_with_retries(pair: Pair) -> Verdict:

@@ -4,12 +4,14 @@ It decides what calling :func:`review.pipeline.hygiene_check` on each memory of 
 turn, oldest first, decides — the same candidates, verdicts, judgments, retirements and
 conflicts — but does the work in bulk, one scope (owner, project) at a time:
 
-* **Candidates.** The scope's live memories are read once. Every memory's neighbours come from
-  one matrix product over the unit embeddings (float32, with slack), then float64 cosine
-  distances order them and apply the cut-off. pgvector computes the distance in float32, so
-  where two candidates are so close that its rounding could order them differently — exact ties
-  included, which it breaks by id — or one sits on the cut-off, PostgreSQL itself is asked, with
-  the very query ``candidates_for`` runs, restricted to those neighbours.
+* **Candidates.** The scope's live memories and their stored lexemes are read once. Each
+  memory's candidates are ranked as ``candidates_for`` ranks them (memories.ranking: vector
+  similarity fused with full-text matching): the nearest by vector from one matrix product over
+  the unit embeddings (float32, with slack), every memory holding one of its telling lexemes
+  from an inverted index of the scope, then float64 scores order them. pgvector computes the
+  distance in float32, so where two candidates are so close that its rounding could order them
+  differently — exact ties included, which it breaks by id — PostgreSQL itself is asked, with
+  the very ranking ``candidates_for`` runs, restricted to those candidates.
 * **State.** The scope's judged pairs and declared supersedes are read once. The sweep keeps
   them, and which memories are live, up to date as it goes: a pair is judged once, and a memory
   retired earlier in the sweep is never judged again (its turn is skipped, it is no candidate).
@@ -42,6 +44,14 @@ from django.utils import timezone
 from memories.choices import LinkOrigin, LinkType, State
 from memories.locks import lock_memories
 from memories.models import Link, Memory
+from memories.ranking import (
+    fused_ranking,
+    lexical_query_from_counts,
+    lexical_score,
+    lexical_stats,
+    stored_lexemes,
+    weight_for,
+)
 from memories.services.lifecycle import LostRace
 from review.judges import JudgeError, Pair, Verdict, get_judge
 from review.models import QUEUED_RELATIONS, Conflict, Judgment, Outcome
@@ -49,7 +59,6 @@ from review.pipeline import (
     apply_verdict,
     conflict_for,
     decide_outcome,
-    exact_distance,
     hygiene_check,
     judge_with_retries,
     pending_pairs,
@@ -62,10 +71,10 @@ logger = logging.getLogger(__name__)
 
 # pgvector computes the cosine distance in float32: each of its three sums over n dimensions is
 # off by at most n * 2**-24 relative to the norms, so the distance by at most about
-# 2 n 2**-24 (4.6e-5 for 384 dimensions). Two candidates whose float64 distances are closer than
-# twice this slack, or one this close to the cut-off, are left to PostgreSQL.
+# 2 n 2**-24 (4.6e-5 for 384 dimensions). Two candidates whose float64 scores are closer than
+# twice this slack are left to PostgreSQL (the lexical side is float64 on both sides).
 EXACT_SLACK = 2.5 * settings.EMBEDDING_DIMENSIONS * 2.0**-24
-# The float32 matrix product keeps every neighbour within the cut-off plus this slack.
+# How far the float32 matrix product's similarities may be off the float64 ones, with margin.
 SUPERSET_SLACK = max(1e-3, 10 * EXACT_SLACK)
 # Neighbours kept per memory from the matrix product; a memory that needs more gets its whole row.
 NEIGHBOURS_KEPT = 64
@@ -138,7 +147,6 @@ class ScopeSweep:
         self.batch_size = max(1, batch_size)
         self.progress = progress
         self.judge_name = get_judge().name
-        self.max_distance = float(settings.HYGIENE_MAX_DISTANCE)
         self.max_candidates = int(settings.HYGIENE_MAX_CANDIDATES)
         self.screen_candidates = int(settings.HYGIENE_SCREEN_CANDIDATES)
         live = Memory.objects.filter(in_scope(owner_id, project_id), state=State.LIVE)
@@ -166,6 +174,7 @@ class ScopeSweep:
         self.judged_with: list[set[int]] = [set() for _ in rows]
         self.declared_with: list[set[int]] = [set() for _ in rows]
         self._load_pairs()
+        self._load_lexemes()
         self.neighbours: dict[int, tuple[np.ndarray, float | None]] = {}
         self.pending: list[_Pending] = []
         self.exact_queries = 0
@@ -192,27 +201,46 @@ class ScopeSweep:
             table[a].add(b)
             table[b].add(a)
 
+    def _load_lexemes(self) -> None:
+        """Each memory's telling lexemes (its lexical query) and the scope's inverted index."""
+        live = Memory.objects.filter(in_scope(self.owner_id, self.project_id), state=State.LIVE)
+        stats = lexical_stats(live.db)
+        counts = stored_lexemes(live)
+        self.lexemes = [counts.get(pk, {}) for pk in self.pks]
+        self.queries = [lexical_query_from_counts(c, stats) for c in self.lexemes]
+        self.postings: dict[str, list[int]] = {}
+        for row, lexemes in enumerate(self.lexemes):
+            for lexeme in lexemes:
+                self.postings.setdefault(lexeme, []).append(row)
+
     def _compute_neighbours(self, rows: list[int]) -> None:
-        """Each row's neighbours within the cut-off (plus slack), from float32 matrix products."""
+        """Each row's nearest by vector (the similarity of the last kept), from float32 products."""
         block = max(1, BLOCK_CELLS // max(1, len(self.pks)))
         for start in range(0, len(rows), block):
             chunk = rows[start : start + block]
-            distances = 1.0 - self.unit32[chunk] @ self.unit32.T
-            distances[np.arange(len(chunk)), chunk] = np.inf
+            similarities = self.unit32[chunk] @ self.unit32.T
+            similarities[np.arange(len(chunk)), chunk] = -np.inf
             for offset, row in enumerate(chunk):
-                self.neighbours[row] = self._within(
-                    distances[offset], keep=max(NEIGHBOURS_KEPT, 2 * self.screen_candidates)
+                self.neighbours[row] = self._top(
+                    similarities[offset], keep=max(NEIGHBOURS_KEPT, 2 * self.screen_candidates)
                 )
 
-    def _within(self, distances: np.ndarray, keep: int | None) -> tuple[np.ndarray, float | None]:
-        """(columns within reach, None) or, when more than ``keep``, the ``keep`` nearest and the
-        distance of the farthest kept."""
-        with np.errstate(invalid="ignore"):
-            columns = np.flatnonzero(distances <= self.max_distance + SUPERSET_SLACK)
-        if keep is None or len(columns) <= keep:
-            return columns, None
-        nearest = columns[np.argpartition(distances[columns], keep - 1)[:keep]]
-        return nearest, float(distances[nearest].max())
+    def _top(self, similarities: np.ndarray, keep: int | None) -> tuple[np.ndarray, float | None]:
+        """(all columns, None) or, when there are more than ``keep``, the ``keep`` most similar and
+        the similarity of the last kept (every column left out is at most that similar)."""
+        finite = np.flatnonzero(np.isfinite(similarities))
+        if keep is None or len(finite) <= keep:
+            return finite, None
+        nearest = finite[np.argpartition(-similarities[finite], keep - 1)[:keep]]
+        return nearest, float(similarities[nearest].min())
+
+    def _lexical(self, row: int) -> dict[int, float]:
+        """The lexical side of ``row``'s ranking for every memory holding one of its telling lexemes."""
+        query = self.queries[row]
+        if query is None:
+            return {}
+        holders = {column for lexeme in query.lexemes for column in self.postings.get(lexeme, ())}
+        return {column: lexical_score(query, self.lexemes[column]) for column in holders if column != row}
 
     # -- the sweep ----------------------------------------------------------------------------
 
@@ -292,42 +320,45 @@ class ScopeSweep:
         return chosen
 
     def _nearest(self, row: int) -> list[int]:
-        """What ``candidates_for`` screens for this memory now, nearest first."""
-        columns, kept_up_to = self.neighbours[row]
-        eligible = self._eligible(row, columns)
-        # float64 distances, within EXACT_SLACK of pgvector's; it decides every closer call.
-        reference = 1.0 - self.unit[eligible] @ self.unit[row] if eligible else np.zeros(0)
-        order = np.argsort(reference, kind="stable")
-        within = [(float(reference[i]), eligible[i]) for i in order if reference[i] <= self.max_distance + EXACT_SLACK]
-        window = within[: self.screen_candidates + 1]
-        if kept_up_to is not None and (
-            len(window) <= self.screen_candidates or window[-1][0] > kept_up_to - 2 * SUPERSET_SLACK
-        ):
-            # Neighbours beyond the kept ones might belong: take the whole row.
-            self.neighbours[row] = self._within(1.0 - self.unit32 @ self.unit32[row], keep=None)
-            return self._nearest(row)
-        close_calls = any(abs(distance - self.max_distance) <= EXACT_SLACK for distance, _ in window) or any(
-            later - earlier <= 2 * EXACT_SLACK for (earlier, _), (later, _) in itertools.pairwise(window)
+        """What ``candidates_for`` screens for this memory now, best first."""
+        columns, kept_down_to = self.neighbours[row]
+        lexical = self._lexical(row)
+        weight = weight_for(self.queries[row])
+        eligible = self._eligible(row, sorted({*columns.tolist(), *lexical}))
+        # float64 similarities, within EXACT_SLACK of pgvector's; it decides every closer call.
+        similarity = self.unit[eligible] @ self.unit[row] if eligible else np.zeros(0)
+        scored = sorted(
+            (-(float(similarity[i]) + weight * lexical.get(column, 0.0)), 1.0 - float(similarity[i]), self.pks[column])
+            for i, column in enumerate(eligible)
         )
+        window = scored[: self.screen_candidates + 1]
+        if kept_down_to is not None and (
+            len(window) <= self.screen_candidates
+            or -window[self.screen_candidates - 1][0] <= kept_down_to + SUPERSET_SLACK
+        ):
+            # A memory beyond the nearest kept might belong: take the whole row.
+            self.neighbours[row] = self._top(self.unit32 @ self.unit32[row], keep=None)
+            self.neighbours[row][0].sort()
+            return self._nearest(row)
+        close_calls = any(later[0] - earlier[0] <= 2 * EXACT_SLACK for earlier, later in itertools.pairwise(window))
         if close_calls:
-            return self._ask_postgres(row, [column for _, column in within])
-        return [column for _, column in window[: self.screen_candidates]]
+            return self._ask_postgres(row, eligible)
+        return [self.index[pk] for _, _, pk in window[: self.screen_candidates]]
 
-    def _eligible(self, row: int, columns: np.ndarray) -> list[int]:
+    def _eligible(self, row: int, columns: list[int]) -> list[int]:
         judged, declared, live = self.judged_with[row], self.declared_with[row], self.live
-        return [c for c in columns.tolist() if c != row and live[c] and c not in judged and c not in declared]
+        return [c for c in columns if c != row and live[c] and c not in judged and c not in declared]
 
     def _ask_postgres(self, row: int, columns: list[int]) -> list[int]:
-        """candidates_for's own query (pgvector's distance, ties by id), among ``columns``."""
+        """candidates_for's own ranking (pgvector's distance, ties by id), among ``columns``."""
         self.exact_queries += 1
-        nearest = (
-            Memory.objects.filter(pk__in=[self.pks[c] for c in columns])
-            .annotate(distance=exact_distance(self.vectors[row].tolist()))
-            .filter(distance__lte=settings.HYGIENE_MAX_DISTANCE)
-            .order_by("distance", "pk")
-            .values_list("pk", flat=True)[: self.screen_candidates]
+        ranked = fused_ranking(
+            [Memory.objects.filter(pk__in=[self.pks[c] for c in columns])],
+            self.vectors[row].tolist(),
+            self.queries[row],
+            self.screen_candidates,
         )
-        return [self.index[pk] for pk in nearest]
+        return [self.index[r.pk] for r in ranked]
 
     # -- writing ------------------------------------------------------------------------------
 

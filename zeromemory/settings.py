@@ -355,13 +355,12 @@ HYGIENE_JUDGE_MODEL = os.environ.get("ZEROMEMORY_JUDGE_MODEL", "")
 HYGIENE_JUDGE_API_KEY = os.environ.get("ZEROMEMORY_JUDGE_API_KEY", "")
 if HYGIENE_JUDGE == "openai" and not (HYGIENE_JUDGE_BASE_URL and HYGIENE_JUDGE_MODEL):
     raise ImproperlyConfigured("ZEROMEMORY_JUDGE=openai needs ZEROMEMORY_JUDGE_BASE_URL and ZEROMEMORY_JUDGE_MODEL")
-# Pairs closer than this cosine distance are judged.
-HYGIENE_MAX_DISTANCE = env_float("ZEROMEMORY_HYGIENE_MAX_DISTANCE", 0.35, 0.0, 2.0)
 # At most this many neighbours are judged per new memory, so one write cannot sweep a store.
 HYGIENE_MAX_CANDIDATES = env_int("ZEROMEMORY_HYGIENE_MAX_CANDIDATES", 5, minimum=1, maximum=50)
-# The nearest this many neighbours are screened by their structure first (review.judges.structure):
-# facts about other subjects in the same sentence frame ("Zoe's favourite cuisine…" for "Hana's…")
-# are nearer than most true predecessors and would otherwise fill the candidate list.
+# The memories most like the new one (memories.ranking, as similar_existing ranks them; no distance
+# window) are screened by their structure first, this many (review.judges.structure): facts about
+# other subjects in the same sentence frame ("Zoe's favourite cuisine…" for "Hana's…") rank above
+# many true predecessors and would otherwise fill the candidate list.
 HYGIENE_SCREEN_CANDIDATES = env_int("ZEROMEMORY_HYGIENE_SCREEN_CANDIDATES", 40, minimum=1, maximum=500)
 # duplicate/supersedes verdicts at or above this confidence retire the older memory.
 HYGIENE_AUTO_RESOLVE_THRESHOLD = env_float("ZEROMEMORY_HYGIENE_AUTO_RESOLVE_THRESHOLD", 0.9, 0.0, 1.0)

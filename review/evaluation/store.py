@@ -999,7 +999,7 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _possessive(subject: str) -> str:
+def possessive(subject: str) -> str:
     # "Jonas's", but "Bluefin Logistics'": a plural company name takes the bare apostrophe.
     return subject + ("'" if subject.endswith("s") and " " in subject else "'s")
 
@@ -1031,7 +1031,7 @@ class _Generator:
 
     def _statement(self, slot: _Slot, value: str, frame: int) -> str:
         """A plain statement of ``value`` in the slot's attribute frame ``frame`` (mid-sentence form)."""
-        return self._fill(slot.attribute.frames[frame], s=slot.subject, p=_possessive(slot.subject), v=value)
+        return self._fill(slot.attribute.frames[frame], s=slot.subject, p=possessive(slot.subject), v=value)
 
     def _compose(self, template: str, slot: _Slot, value: str, old: str = "", frame: int | None = None) -> str:
         statement = self._statement(
@@ -1040,7 +1040,7 @@ class _Generator:
         return self._fill(
             template,
             s=slot.subject,
-            p=_possessive(slot.subject),
+            p=possessive(slot.subject),
             name=slot.attribute.name,
             v=value,
             old=old,
@@ -1271,7 +1271,7 @@ class _Generator:
         candidates = [
             self._statement(slot, slot.value, self.rng.randrange(len(slot.attribute.frames))).rstrip(".")
             + ", "
-            + self._fill(detail, s=slot.subject, p=_possessive(slot.subject))
+            + self._fill(detail, s=slot.subject, p=possessive(slot.subject))
             + "."
             for detail in details[:ATTEMPTS_PER_TEXT]
         ]
@@ -1352,8 +1352,8 @@ class _Generator:
         stype = self.rng.choice(SUBJECT_TYPES)
         subject = self.rng.choice(stype.subjects)
         imperative, past = self.rng.choice(stype.tasks)
-        imperative = imperative.format(s=subject, p=_possessive(subject))
-        past = past.format(s=subject, p=_possessive(subject))
+        imperative = imperative.format(s=subject, p=possessive(subject))
+        past = past.format(s=subject, p=possessive(subject))
         attribute = f"task: {imperative}"
         if (subject, attribute) in self.used_loops:
             return False
@@ -1378,7 +1378,7 @@ class _Generator:
         stype = self.rng.choice(SUBJECT_TYPES)
         subject = self.rng.choice(stype.subjects)
         asked, answer, answers = self.rng.choice(stype.questions)
-        asked = asked.format(s=subject, p=_possessive(subject))
+        asked = asked.format(s=subject, p=possessive(subject))
         attribute = f"question: {asked}"
         if (subject, attribute) in self.used_loops:
             return False
@@ -1396,7 +1396,7 @@ class _Generator:
             return False
         self.used_loops.add((subject, attribute))
         due = index + self.rng.randint(2, 60) if self.rng.random() < 0.85 else -1
-        resolved = answer.format(s=subject, p=_possessive(subject), a=self.rng.choice(answers))
+        resolved = answer.format(s=subject, p=possessive(subject), a=self.rng.choice(answers))
         self.loops.append(_Loop(due, index, subject, attribute, self._project(stype), answer=resolved))
         return True
 

@@ -96,10 +96,12 @@ def reconcile(verdict: Verdict, structure: Structure) -> Verdict:
     elif relation == "duplicate" and structure.value not in (SAME, "added"):
         relation = "supersedes" if structure.evidence else "contradicts"
         notes.append(f"the values differ ({structure.detail})")
-    resolvable = structure.same_slot  # only a plain slot is settled without a person
+    # Only a plain slot is settled without a person, and only when nothing casts doubt on it.
+    resolvable = structure.same_slot and not structure.doubt
     if relation == "supersedes":
-        # A new value (or a denial, or a closed loop) — not the old value with more detail.
-        new_value = structure.value in ("changed", "removed", NEGATED) or structure.loop_outcome
+        # A new value (or a denial, or a closed loop) — not the old value with more detail, nor
+        # with less ("is being shipped to the office" / "is now shipped" says something else).
+        new_value = structure.value in ("changed", NEGATED) or structure.loop_outcome
         resolvable = resolvable and structure.evidence and new_value
     elif relation == "duplicate":
         # The same value, and nothing either statement says that the other does not: retiring the
@@ -109,6 +111,8 @@ def reconcile(verdict: Verdict, structure: Structure) -> Verdict:
         resolvable = False
     if structure.subject != SAME and relation in ("duplicate", "supersedes"):
         notes.append(f"the subject may differ ({structure.detail}), so it is not auto-resolved")
+    elif structure.doubt and relation in ("duplicate", "supersedes"):
+        notes.append(f"{structure.doubt}, so it is not auto-resolved")
     # A person is asked only about pairs that plausibly share a slot: the same subject, or a
     # reworded one whose fact sentences mostly agree and swap no name for another.
     queueable = structure.subject == SAME or (

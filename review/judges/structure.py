@@ -121,9 +121,10 @@ VERBS = _words(
 # Words that always qualify the subject, wherever they stand: "enabled in staging"
 # and "enabled in production" are two flags' states, not one flag's old and new value.
 SCOPE_MARKERS = _words(
-    """staging production prod dev development qa sandbox preview canary free pro premium enterprise
-    starter trial eu us uk apac emea latam ios android sister brother mother father mom mum dad wife
-    husband son daughter aunt uncle cousin grandma grandpa grandmother grandfather niece nephew"""
+    """staging production prod dev development qa sandbox preview canary demo uat preprod perf test
+    free pro premium enterprise starter trial eu us uk apac emea latam ios android sister brother
+    mother father mom mum dad wife husband son daughter aunt uncle cousin grandma grandpa
+    grandmother grandfather niece nephew"""
 )
 _TOKEN = re.compile(r"[A-Za-z0-9$€£#]+(?:[.:/_@-][A-Za-z0-9]+)*(?:'[a-z]+)?|[;:!?.]")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|;\s+")
@@ -344,11 +345,29 @@ def _cues(text: str) -> tuple[frozenset[str], frozenset[int]]:
     return words, frozenset(i for i, p in enumerate(UPDATE_CUE_PHRASES) if p.search(low))
 
 
+_FROM_TO_PHRASE = next(i for i, p in enumerate(UPDATE_CUE_PHRASES) if p.pattern.startswith(r"\bfrom\b"))
+
+
 def has_update_cue(newer: str, older: str) -> bool:
     """An update cue in ``newer`` that ``older`` does not already carry (SPEC R-H8)."""
     new_words, new_phrases = _cues(newer)
     old_words, old_phrases = _cues(older)
-    return bool(new_words - old_words) or bool(new_phrases - old_phrases)
+    phrases = new_phrases - old_phrases
+    if phrases == {_FROM_TO_PHRASE} and not new_words - old_words and _restates_range(newer, older):
+        return False  # "from Fri 18:00 to Mon 08:00", a span the older states too: no change
+    return bool(new_words - old_words) or bool(phrases)
+
+
+def _restates_range(newer: str, older: str) -> bool:
+    """Both ends of the newer's "from X to Y" are in the older: it restates a span."""
+    match = _FROM_TO_TEXT.search(newer)
+    if match is None:
+        return False
+    ends = _content_stems(_tokens(match.group(1))) | _content_stems(_tokens(match.group(2)))
+    return bool(ends) and ends <= _content_stems(_tokens(older))
+
+
+_FROM_TO_TEXT = re.compile(r"\bfrom\b([^.;!?]{1,60}?)\bto\b([^.;!?,]{1,40})", re.IGNORECASE)
 
 
 # Cues that name the old value beside the new one ("from 12 May to 27 September", "now 50, not
@@ -389,6 +408,31 @@ def has_outcome(newer: str, older: str) -> bool:
     return any(p.search(new_low) and not p.search(old_low) for p in OUTCOME_PHRASES)
 
 
+_STILL_OPEN = re.compile(
+    r"\?|\b(?:still|not sure|unsure|don't know|do not know|no idea|wonder|wondering|find out|figure out|"
+    r"need to|needs to|have to|haven't|have not|hasn't|yet|tbd|unknown|undecided|to be decided|ask|asking|"
+    r"question|remind)\b",
+    re.IGNORECASE,
+)
+
+
+def states_an_answer(question: str, statement: str) -> bool:
+    """A plain statement after an open question, saying something the question did not ("Which
+    hotel is Sana staying at?" / "Sana is staying at the Almada Inn."): the question is answered
+    (R-H8's loop outcome). One that is still asking, unsure or restating is no answer, and so is
+    any statement beside a sentence of the older that asks nothing."""
+    if "?" not in question or _STILL_OPEN.search(statement):
+        return False
+    asked_tokens, said_tokens = _tokens(question), _tokens(statement)
+    names = _names(asked_tokens) | _names(said_tokens)
+    asked, said = _content_stems(asked_tokens), _content_stems(said_tokens)
+    # It speaks to what was asked, not only of the same thing: at least half the question's words
+    # besides names and generic nouns ("the root cause of ticket OPS-4502?" / "OPS-4502 is
+    # assigned to Ana"; "an annual discount on the Starter tier?" / "the Starter tier costs $19").
+    topic = {w for w in asked if w not in names and w not in GENERIC_HEADS}
+    return bool(said - asked) and 2 * len(topic & said) >= len(topic) > 0
+
+
 # -- the analysis ---------------------------------------------------------------------------
 
 SAME = "same"
@@ -420,6 +464,8 @@ class Structure:
     loop_older: bool  # the older statement is an open loop (a task or an open question)
     swapped_names: bool  # a name, identifier or scope word of each is missing from the other
     detail: str  # the words that made the call, for rationales
+    # Why the pair, however plain it looks, must not be settled without a person ("" if nothing).
+    doubt: str = ""
 
     @property
     def same_slot(self) -> bool:
@@ -469,6 +515,13 @@ def _predicate_index(tokens: list[Token]) -> int | None:
     for i in range(len(tokens) - 1, -1, -1):
         copula_follows[i] = seen
         seen = seen or tokens[i].low in COPULAS
+    # A finite verb later on ("started", "changes"): a bare verb form before it is likely a noun.
+    finite_follows = [False] * len(tokens)
+    seen = False
+    for i in range(len(tokens) - 1, -1, -1):
+        finite_follows[i] = seen
+        word = tokens[i]
+        seen = seen or (word.stem in VERBS and word.low != word.stem and word.low.endswith(("ed", "s")))
     for i, token in enumerate(tokens):
         if token.low in COPULAS:
             return _participle_after(tokens, i)
@@ -480,6 +533,14 @@ def _predicate_index(tokens: list[Token]) -> int | None:
                 continue  # "the plan", "our move", "for order 88213": a noun here
             if before is not None and before.content and not before.proper and copula_follows[i]:
                 continue  # "the tech lead … is", "the release plan … is": a compound noun
+            if (
+                before is not None
+                and before.content
+                and not before.proper
+                and token.low == token.stem
+                and finite_follows[i]
+            ):
+                continue  # "the podcast about urban design started …": a noun before the real verb
             if i == 0 and token.low == token.stem and len(tokens) > 1:
                 continue  # an imperative ("Book the vet") states a task, not a subject
             return i
@@ -553,7 +614,7 @@ def _plain(sentence: str) -> str:
 
 
 def _negated(tokens: list[Token]) -> bool:
-    return any(t.low in {"not", "no", "never", "n't", "without", "cannot"} or t.low.endswith("n't") for t in tokens)
+    return any(t.low in NEGATIONS or t.low.endswith("n't") for t in tokens)
 
 
 @lru_cache(maxsize=65536)
@@ -570,6 +631,8 @@ def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = 
     # ("there is a longer thread about it") say nothing about which value is current.
     update_cue = has_update_cue(fact.newer_text, fact.older_text)
     loop_outcome = kind_older in LOOP_KINDS and has_outcome(fact.newer_text, fact.older_text)
+    if kind_older == "open-question" and kind_newer != "open-question" and not loop_outcome:
+        loop_outcome = states_an_answer(fact.older_text, fact.newer_text)
     extra_words = len(content_a ^ content_b)
     negation_flip = _negated(a) != _negated(b)
     names = _names(all_a) | _names(all_b)
@@ -621,13 +684,22 @@ def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = 
         # changes from is not the older's, so it changes another attribute.
         detail = f"changes {sorted(changed_from)}, which the older does not state"
         return result(SAME if best_overlap >= 0.5 else UNCERTAIN, DIFFERENT, UNCERTAIN, detail, (0, 0, 0, 0))
+    possessors = _possessors_differ(a, b)
+    if possessors:
+        return result(DIFFERENT, UNCERTAIN, UNCERTAIN, f"subject differs: {possessors}", (1, 0, 0, 0))
     if kind_older in LOOP_KINDS:
-        return _loop(a, b, names, result, question=kind_older == "open-question")
+        loop = _loop(a, b, names, result, question=kind_older == "open-question")
+        if kind_older == "open-question":
+            unsettled = _question_noun_unanswered(a, b, names)
+        else:
+            unsettled = _task_not_named(a, b, names)
+        return replace(loop, doubt=unsettled) if unsettled else loop
     structure = _aligned(a, b, names, result)
     if negation_flip and structure.value == SAME:
         # "We use Redis" / "We do not use Redis": the same words, one of them denied.
         structure = replace(structure, value=NEGATED, detail="one denies what the other states")
-    return structure
+    doubt = _scope_asymmetry(a, b) or _kept_anchor(a, b, names)
+    return replace(structure, doubt=doubt) if doubt else structure
 
 
 def _loop(a: list[Token], b: list[Token], names: set[str], result: ResultFn, *, question: bool) -> Structure:
@@ -658,15 +730,17 @@ def _loop(a: list[Token], b: list[Token], names: set[str], result: ResultFn, *, 
 
 def _interior_swaps(a: list[Token], b: list[Token]) -> str:
     """Words replaced between two stretches the statements share ("rotate the certificate on the
-    auth gateway" / "rotated the certificate on the billing gateway"): another thing named inside
-    the loop. Words added or dropped at either end are qualifiers, not another loop."""
+    auth gateway" / "rotated the certificate on the billing gateway"), or the thing a loop ends on
+    replaced outright ("renew the insurance of the cargo bike" / "… of the old Volvo"): another
+    thing named inside the loop. Words only added or dropped at either end are qualifiers."""
     done = OUTCOME_WORDS | {"need", "remember", "todo"}
     sa = [t.stem for t in a if t.content and t.low not in done]
     sb = [t.stem for t in b if t.content and t.low not in done]
     opcodes = SequenceMatcher(a=sa, b=sb, autojunk=False).get_opcodes()
     for index, (op, i1, i2, j1, j2) in enumerate(opcodes):
         interior = 0 < index < len(opcodes) - 1 and opcodes[index - 1][0] == opcodes[index + 1][0] == "equal"
-        if op == "replace" and interior and set(sa[i1:i2]).isdisjoint(sb[j1:j2]):
+        last = index == len(opcodes) - 1 and index > 0 and opcodes[index - 1][0] == "equal"
+        if op == "replace" and (interior or last) and set(sa[i1:i2]).isdisjoint(sb[j1:j2]):
             return f"{sa[i1:i2]} vs {sb[j1:j2]}"
     return ""
 
@@ -716,8 +790,19 @@ def _aligned(  # noqa: PLR0911, PLR0912 - one return per ruling, in the order th
         return _reworded(a, b, names, result, counts)
     if subject_changes:
         return result(DIFFERENT, UNCERTAIN, UNCERTAIN, f"subject differs: {subject_words}", counts)
+    before_copula = _changed_before_same_complement(tail_a, tail_b)
+    if before_copula:
+        return result(DIFFERENT, UNCERTAIN, UNCERTAIN, f"subject differs: {before_copula}", counts)
     verb_relation = _verb_relation(verb_a, verb_b)
-    cue_verbs = any(v is not None and (v.low in UPDATE_CUE_WORDS or v.stem in _CHANGE_VERBS) for v in (verb_a, verb_b))
+    # "is in Oslo" / "moved to Bergen": the newer's change verb restates the attribute it changes.
+    # (The older's own change verb — "changed its opening hours" — names an attribute of its own.)
+    cue_verbs = (
+        verb_b is not None
+        and pb is not None
+        and (verb_b.low in UPDATE_CUE_WORDS or verb_b.stem in _CHANGE_VERBS)
+        # "moved to Bergen", "switched from X to Y", "became vegan" — not "changed its opening hours"
+        and not (pb + 1 < len(b) and b[pb + 1].low in _OBJECT_DETERMINERS)
+    )
     if verb_relation == DIFFERENT and not subject_insertions:
         return result(SAME, DIFFERENT, UNCERTAIN, f"attribute differs: {verb_a.text!s} vs {verb_b.text!s}", counts)  # type: ignore[union-attr]
     subject = SAME if not subject_insertions else UNCERTAIN
@@ -746,6 +831,13 @@ def _aligned(  # noqa: PLR0911, PLR0912 - one return per ruling, in the order th
         return result(
             subject if subject == SAME else UNCERTAIN, DIFFERENT, UNCERTAIN, f"attribute differs: {words}", counts
         )
+    copulas = verb_a is not None and verb_b is not None and verb_a.low in COPULAS and verb_b.low in COPULAS
+    plain_change = any(value_type(w, names) == "word" for w in [*value_removed, *value_added])
+    if not cue_verbs and copulas and bool(preposition_a) != bool(preposition_b) and plain_change:
+        # "is about the billing service" / "is now open": a value with a preposition and one without
+        # answer two questions (what it is about, what state it is in).
+        detail = f"attribute differs: {preposition_a or preposition_b!r} on one side only"
+        return result(subject if subject == SAME else UNCERTAIN, DIFFERENT, UNCERTAIN, detail, counts)
     if value_changes and _value_types_clash(value_removed, value_added, names):
         detail = f"attribute differs: {value_words}"
         return result(subject if subject == SAME else UNCERTAIN, DIFFERENT, UNCERTAIN, detail, counts)
@@ -767,6 +859,195 @@ def _aligned(  # noqa: PLR0911, PLR0912 - one return per ruling, in the order th
     return result(subject, attribute, value, detail, counts)
 
 
+_OBJECT_DETERMINERS = _words("its the their our my his her your a an this that these those some")
+
+
+def _changed_before_same_complement(tail_a: list[Token], tail_b: list[Token]) -> str:
+    """Words swapped before a copula after the predicate ("the best way to reach Chloe is a phone
+    call" / "… to reach Mei is a phone call"): they name the subject, and what follows the copula
+    is the value."""
+
+    def split(tail: list[Token]) -> tuple[set[str], set[str]] | None:
+        copulas = [i for i, t in enumerate(tail) if t.low in COPULAS]
+        if not copulas:
+            return None
+        at = copulas[-1]
+        before = {t.stem for t in tail[:at] if t.content}
+        after = {t.stem for t in tail[at + 1 :] if t.content}
+        return before, after
+
+    parts_a, parts_b = split(tail_a), split(tail_b)
+    if parts_a is None or parts_b is None:
+        return ""
+    (before_a, after_a), (before_b, after_b) = parts_a, parts_b
+    # Whatever the complement does (the same, changed too, or with a word more): an update changes
+    # a value, not the words naming whose value it is ("reach Priya is Signal" / "reach Sofia is Slack").
+    if before_a - before_b and before_b - before_a and after_a and after_b:
+        return f"{sorted(before_a - before_b)} vs {sorted(before_b - before_a)}"
+    return ""
+
+
+_TASK_FRAMES = _words("need needs should must remember todo to-do task try plan want")
+
+
+def _task_not_named(task: list[Token], report: list[Token], names: set[str]) -> str:
+    """A report of a task done names what was to be done: its verb and the first thing it acts on
+    ("write a runbook for the gateway service" / "the gateway service is written in TypeScript"
+    names no runbook; "post a status update on OPS-4417" / "OPS-4417's status was changed to
+    resolved" posts nothing)."""
+    said = {t.stem for t in report if t.content} | {t.stem for t in report if t.stem in VERBS}
+    verb_at = next(
+        (i for i, t in enumerate(task) if t.stem in VERBS and t.low not in _TASK_FRAMES and t.low not in COPULAS), None
+    )
+    if verb_at is None:
+        # A verb the vocabulary lacks: the first word after "to" / "need to" / "remember to".
+        verb_at = next(
+            (
+                i
+                for i in range(1, len(task))
+                if task[i - 1].low == "to" and task[i].content and task[i].stem not in names
+            ),
+            None,
+        )
+    if verb_at is None:
+        return ""
+    verb = task[verb_at]
+    if verb.stem not in said and not any(_synonyms(verb.stem, w) for w in said):
+        return f"the report does not say the task's own verb ({verb.low})"
+    target = next(
+        (
+            t
+            for t in task[verb_at + 1 :]
+            if t.content and t.stem not in names and t.stem not in GENERIC_HEADS and value_type(t.stem, names) == "word"
+        ),
+        None,
+    )
+    if target is not None and target.stem not in said:
+        return f"the report names no {target.low}"
+    return ""
+
+
+def _possessor_phrases(tokens: list[Token]) -> list[frozenset[str]]:
+    """The words before each possessive 's ("the billing service's", "Northwind's", "auth-proxy's")."""
+    phrases = []
+    for i, token in enumerate(tokens):
+        if token.low != "'s" or i == 0:
+            continue
+        words: list[str] = []
+        j = i - 1
+        while j >= 0 and tokens[j].content and len(words) < 3:
+            words.append(tokens[j].stem)
+            j -= 1
+        if words:
+            phrases.append(frozenset(words))
+    return phrases
+
+
+def _possessors_differ(a: list[Token], b: list[Token]) -> str:
+    """Both statements name an owner with 's, and no owner of one is an owner of the other, each
+    with a word the other lacks: two subjects' facts ("We host Northwind's data in eu-west-1" /
+    "We host Initech's data in eu-west-1"), wherever the owner stands."""
+    owners_a, owners_b = _possessor_phrases(a), _possessor_phrases(b)
+    if not owners_a or not owners_b:
+        return ""
+    for owner_a in owners_a:
+        for owner_b in owners_b:
+            if not (owner_a - owner_b and owner_b - owner_a):
+                return ""  # an owner they share (or one that only narrows the other's)
+    return f"{sorted(w for o in owners_a for w in o)} vs {sorted(w for o in owners_b for w in o)}"
+
+
+def _scope_asymmetry(a: list[Token], b: list[Token]) -> str:
+    """A scope word (an environment, a tier, a region, a relative…) in one statement only: it may
+    qualify the subject ("new-checkout-eu" / "new-checkout"), so the other may be another fact."""
+    scopes_a = {t.stem for t in a if t.stem in SCOPE_STEMS}
+    scopes_b = {t.stem for t in b if t.stem in SCOPE_STEMS}
+    if scopes_a != scopes_b and not (scopes_a and scopes_b):
+        return f"a scope in one statement only: {sorted(scopes_a ^ scopes_b)}"
+    return ""
+
+
+_TYPED = frozenset({"number", "time", "weekday", "month", "version", "ident"})
+
+
+def _kept_anchor(a: list[Token], b: list[Token], names: set[str]) -> str:
+    """After the predicate, a name, identifier or typed value stays while other words change on
+    both sides ("I see Dr. Okafor for the haircut" / "… Dr. Okafor for the tax advisor meeting";
+    "£400 a month towards the house deposit" / "… towards the wedding fund"): what changed
+    qualifies which thing is meant, and an update changes the value itself."""
+    pa, pb = _predicate_index(a), _predicate_index(b)
+    if pa is None or pb is None:
+        return ""
+    tail_a, tail_b = _strip_cues(a[pa + 1 :]), _strip_cues(b[pb + 1 :])
+    stems_a = {t.stem for t in tail_a if t.content and t.stem not in GENERIC_HEADS}
+    stems_b = {t.stem for t in tail_b if t.content and t.stem not in GENERIC_HEADS}
+
+    def anchor(word: str) -> bool:
+        return word in names or value_type(word, names) in _TYPED
+
+    kept = {w for w in stems_a & stems_b if anchor(w)}
+    plain_a = {w for w in stems_a - stems_b if value_type(w, names) not in _TYPED}
+    plain_b = {w for w in stems_b - stems_a if value_type(w, names) not in _TYPED}
+    if kept and plain_a and plain_b:
+        return f"{sorted(kept)} stays while {sorted(plain_a)} becomes {sorted(plain_b)}"
+    return ""
+
+
+def _yes_no_unanswered(question: list[Token], said: set[str]) -> str:
+    """ "Do I need to bring anything to the meeting?" / "The meeting is at the downtown office.": a
+    yes/no question is answered by what it asks about — its verb."""
+    verbs = {
+        t.stem
+        for before, t in itertools.pairwise(question)
+        # a verb, not a noun ("the tax advisor meeting"): after no determiner, preposition or noun
+        if t.stem in VERBS and t.low not in COPULAS and not before.content and before.low not in _DETERMINERS
+    }
+    if verbs and not verbs & said:
+        return f"the answer does not say whether {sorted(verbs)[0]}"
+    return ""
+
+
+_AUXILIARIES = _words("is are was were do does did can could will would should has have had am")
+_WH_NOUN = re.compile(
+    r"\b(which|what)\s+(?:(?:is|are|was|were)\s+)?(?:(?:the|a|an|my|our|your)\s+)?([a-z][a-z-]+)", re.IGNORECASE
+)
+_WH_KIND = (
+    (re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE), frozenset({"name"}), "name"),
+    (re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b", re.IGNORECASE), _TYPED - {"version"}, "time or date"),
+    (re.compile(r"\bhow (?:many|much|long|often|old|far)\b", re.IGNORECASE), _TYPED, "number"),
+)
+
+
+def _question_noun_unanswered(  # noqa: PLR0911 - one return per kind of question
+    question: list[Token], answer: list[Token], names: set[str]
+) -> str:
+    """ "Which locker will order 91305 go to?" / "Order 91305 goes to the office."; "Who owns the
+    Ember project?" / "We have $250k to spend on the Ember project.": an answer names the noun a
+    which-question asks about or something new, and what a who/when/how-many question asks for."""
+    text = " ".join(t.text for t in question)
+    asked = {t.stem for t in question if t.content}
+    said = {t.stem for t in answer if t.content}
+    new = said - asked
+    words = [t for t in question if (t.low not in LABELS and t.low not in _PRONOUNS) or t.low in _AUXILIARIES]
+    if words and words[0].low in _AUXILIARIES:
+        return _yes_no_unanswered(question, said)
+    for pattern, kinds, wanted in _WH_KIND:
+        if pattern.search(text):
+            if not any(value_type(w, names) in kinds for w in new):
+                return f"the answer gives no {wanted}"
+            return ""
+    match = _WH_NOUN.search(text)
+    if match is None:
+        return ""
+    noun = stem(match.group(2).lower())
+    if noun in STOPWORDS or noun in COPULAS or noun in VERBS or noun in said:
+        return ""
+    # "Which hotel?" may be answered by the hotel's name; "what is the root cause?" only by saying it.
+    if match.group(1).lower() == "which" and any(value_type(w, names) == "name" for w in new):
+        return ""
+    return f"the answer names no {match.group(2).lower()}"
+
+
 _REFERENCE = re.compile(r"^#\d+$|^[a-z]{2,6}-\d{2,}$")
 
 
@@ -785,6 +1066,12 @@ def _entity_swap(
     swapped_b = _entity_modifiers(tail_b) & set(added)
     if swapped_a and swapped_b:
         return f"{sorted(swapped_a)} vs {sorted(swapped_b)}"
+    idents_out = {w for w in removed if value_type(w, names) == "ident"}
+    idents_in = {w for w in added if value_type(w, names) == "ident"}
+    others = (set(removed) - idents_out) | (set(added) - idents_in)
+    if idents_out and idents_in and any(value_type(w, names) in _TYPED for w in others):
+        # "turn off v1 … on July 2" / "turn off v2 … on May 21": one value changes, not two.
+        return f"{sorted(idents_out)} vs {sorted(idents_in)}"
     names_out = {w for w in removed if w in names and value_type(w, names) == "name"}
     names_in = {w for w in added if w in names and value_type(w, names) == "name"}
     others = (set(removed) - names_out) | (set(added) - names_in)
@@ -812,8 +1099,14 @@ def _lead_preposition(tokens: list[Token], predicate: int | None) -> str:
 
 
 def _specific(tokens: list[Token]) -> list[Token]:
-    """The subject's words without its generic head nouns."""
-    return [t for t in tokens if t.stem not in GENERIC_HEADS]
+    """The subject's words without its generic head nouns — unless the noun is owned ("the ingest
+    service's database", "the codebase of the ingest service"): then it names an attribute."""
+    kept = []
+    for i, token in enumerate(tokens):
+        owned = (i > 0 and tokens[i - 1].low == "'s") or (i + 1 < len(tokens) and tokens[i + 1].low == "of")
+        if token.stem not in GENERIC_HEADS or owned:
+            kept.append(token)
+    return kept
 
 
 def _reworded(
@@ -983,12 +1276,8 @@ def _verb_relation(verb_a: Token | None, verb_b: Token | None) -> str:
         return SAME if _copula_family(verb_a.low) == _copula_family(verb_b.low) else DIFFERENT
     if a_copula or b_copula:
         return UNCERTAIN  # "is in Oslo" / "moved to Oslo": reworded, judged on the rest
-    if (
-        verb_a.low in UPDATE_CUE_WORDS
-        or verb_b.low in UPDATE_CUE_WORDS
-        or stem(verb_b.low) in {"move", "switch", "change"}
-    ):
-        return UNCERTAIN
+    if verb_b.low in UPDATE_CUE_WORDS or stem(verb_b.low) in {"move", "switch", "change"}:
+        return UNCERTAIN  # the newer's verb says the value changed; the older's names its attribute
     return DIFFERENT
 
 

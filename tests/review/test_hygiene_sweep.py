@@ -193,16 +193,16 @@ def test_the_same_on_every_path_of_the_batched_sweep(store, hashed_judge, monkey
 
 def test_the_same_with_other_limits(store, hashed_judge, settings):
     settings.HYGIENE_MAX_CANDIDATES = 2
-    settings.HYGIENE_MAX_DISTANCE = 0.5
+    settings.HYGIENE_SCREEN_CANDIDATES = 6
     settings.HYGIENE_AUTO_RESOLVE_THRESHOLD = 0.7
 
     assert_same(batched(batch_size=7))
 
 
 def test_ties_are_broken_by_id_as_postgresql_does(alice, hashed_judge, settings, monkeypatch):
-    """Equal embeddings: equal distances, which the database orders by id."""
+    """Equal embeddings and equal text matches: equal scores, which the database orders by id."""
     settings.HYGIENE_MAX_CANDIDATES = 2
-    memories = [make_memory(alice.user, f"Release train number {n} leaves on Tuesday.") for n in range(6)]
+    memories = [make_memory(alice.user, f"The release train leaves on Tuesday at {10 + n}:00.") for n in range(6)]
     shared = memories[0].embedding
     Memory.objects.filter(pk__in=[m.pk for m in memories[:4]]).update(embedding=shared)
     asked = []

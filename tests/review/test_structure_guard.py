@@ -156,3 +156,68 @@ def test_a_chatty_phrase_is_no_update_cue():
     )
 
     assert structure.update_cue is False
+
+
+# Found on the independently written labelled sources (notes, ops, chat) and the whole store once
+# every write met its most similar memories without a distance window: a cued newer statement
+# that changes what *which thing* is meant, not the value of one thing.
+NOT_ONE_SLOT = [
+    # an owner named with 's, wherever it stands
+    ("We host Northwind's data in eu-west-1.", "We now host Initech's data in eu-west-1."),
+    (
+        "We're going with Kafka for auth-proxy's job queue.",
+        "Effective June 3, we're going with Pub/Sub for auth-service's job queue.",
+    ),
+    # a scope word in one statement only
+    ("We're on Postgres 16.4 in dev.", "Effective June 3, we're on Postgres 16.4 in demo."),
+    (
+        "We plan to delete new-checkout-eu from the code on May 28.",
+        "Updated: we plan to delete new-checkout from the code on June 18.",
+    ),
+    # a named or typed value stays while the words around it change
+    ("I see Dr. Okafor for the haircut.", "As of May 27, I see Dr. Okafor for the tax advisor meeting."),
+    (
+        "I have the vaccination appointment on Wednesday at 9:00.",
+        "As of July 14, I have the dentist appointment on Friday at 9:00.",
+    ),
+    (
+        "I'm putting £400 a month towards the house deposit.",
+        "Update: I'm putting £400 a month towards the wedding fund.",
+    ),
+    # an identifier swapped together with another value
+    ("We turn off v1 of the public API on July 2.", "We turn off v2 of the public API on May 21 instead of July 2."),
+    # the older's own change verb names an attribute of its own
+    (
+        "The gym near the office changed its opening hours for the summer.",
+        "The gym near the office has a sign saying it will be replaced soon.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), NOT_ONE_SLOT)
+def test_a_cue_does_not_settle_a_pair_that_may_be_two_things(older, newer):
+    verdict = guarded(older, newer)
+
+    assert verdict.resolvable is False
+
+
+def test_nothing_denies_what_the_other_states():
+    assert analyse("OPS-1412 is blocked.", "Nothing is blocking OPS-1412.").negation_flip is True
+    assert guarded("OPS-1412 is blocked.", "Nothing is blocking OPS-1412.", relation="duplicate").resolvable is False
+
+
+def test_a_range_restated_is_no_update_cue():
+    structure = analyse(
+        "No deploys to the reporting ETL from Fri 18:00 to Mon 08:00 UTC.",
+        "No deploys to the reporting ETL from Fri 18:00 UTC to Mon 08:00 UTC, hotfixes need VP approval.",
+    )
+
+    assert structure.update_cue is False
+
+
+def test_an_answer_to_a_which_question_names_what_was_asked():
+    vague = guarded("Which locker will order 91305 go to?", "Order 91305 goes to the office.", kind_a="open-question")
+    named = guarded("Which hotel is Sana staying at?", "Sana is staying at the Almada Inn.", kind_a="open-question")
+
+    assert vague.resolvable is False
+    assert (named.relation, named.resolvable) == ("supersedes", True)
