@@ -14,9 +14,9 @@ candidates (R-H1):
   the text's rarest (at most ``MAX_LEXEMES``), leaving out those in more than 1% of all
   memories; their frequencies come from PostgreSQL's own statistics of ``search_vector``
   (refreshed by ANALYZE), so nothing is maintained on the write path.
-* ``weight`` grows with the text's length: an embedding of a long, chatty turn is an average
-  of several topics (and the model reads only its first 256 word pieces), while its rare words
-  still name what it is about (bench/predecessor_ranking.py measures both sides).
+* ``weight`` is small for a statement against statements and larger for recall's questions
+  (``weight_for``; measured by ``./zm eval`` on update chains). The lexical side reads the whole
+  text, where the model reads only its first 256 word pieces.
 
 The ranking is exact under this definition — never an approximate index's guess. Both sides
 are exact scans of the caller's rows; their top ``k`` lists are fused, and a threshold test
@@ -53,11 +53,12 @@ COMMON_LEXEME_MIN_ROWS = 500
 # The rarest lexemes of a long text say what it is about; more only cost index lookups.
 MAX_LEXEMES = 24
 STATS_TTL_SECONDS = 300.0
-# How much the lexical side counts, by the text's number of lexemes (see weight_for).
-TEXT_WEIGHT_SHORT = 0.25
-TEXT_WEIGHT_LONG = 1.0
-SHORT_TEXT_LEXEMES = 8
-LONG_TEXT_LEXEMES = 40
+# How much the lexical side counts (./zm eval's update chains, tuned on the project's own sets):
+# for a statement against statements, a little — on short notes the embedding is sharp, and on
+# long chat turns rare words led to look-alike turns as often as to the predecessor — and for a
+# question against statements more: questions name the rare words of the fact they ask about.
+TEXT_WEIGHT = 0.1
+QUESTION_TEXT_WEIGHT = 0.25
 # The vector side's list: long enough that its last similarity bounds every row left out.
 FIRST_K = 30
 
@@ -234,13 +235,11 @@ def stored_lexemes(memories: QuerySet[Memory]) -> dict[str, dict[str, int]]:
     return found
 
 
-def weight_for(query: LexicalQuery | None) -> float:
-    """How much the lexical side counts for this text: a little for a short note, where the
-    embedding is sharp, up to as much as the vectors for a long turn (linear in between)."""
+def weight_for(query: LexicalQuery | None, *, question: bool = False) -> float:
+    """How much the lexical side counts for this text (0 when it has no telling word)."""
     if query is None:
         return 0.0
-    span = (query.text_lexemes - SHORT_TEXT_LEXEMES) / (LONG_TEXT_LEXEMES - SHORT_TEXT_LEXEMES)
-    return TEXT_WEIGHT_SHORT + (TEXT_WEIGHT_LONG - TEXT_WEIGHT_SHORT) * min(1.0, max(0.0, span))
+    return QUESTION_TEXT_WEIGHT if question else TEXT_WEIGHT
 
 
 @dataclass(frozen=True)
@@ -265,6 +264,27 @@ def _lexical_sum(alias_sql: str, query: LexicalQuery) -> str:
         f"(SELECT sum(q.idf * {tf} * {K1 + 1} / ({tf} + {damping})) FROM unnest({alias_sql}) s "
         "JOIN unnest(%s::text[], %s::float8[]) AS q(lexeme, idf) ON q.lexeme = s.lexeme)"
     )
+
+
+def lexical_scores(
+    memories: QuerySet[Memory], query: LexicalQuery, *, ids: Sequence[str] | None = None, limit: int | None = None
+) -> dict[str, float]:
+    """The lexical side for rows of ``memories``: the best ``limit`` of those holding a telling
+    lexeme, or (with ``ids``) those rows, each scored; rows holding none score 0 and are left out."""
+    table = Memory._meta.db_table
+    scope = memories.filter(search_vector=LexemeQuery(query.tsquery))
+    if ids is not None:
+        scope = scope.filter(pk__in=list(ids))
+    scope_sql, scope_params = _sql(scope.values("id"))
+    sql = (
+        f"SELECT m.id, {_lexical_sum('m.search_vector', query)} / %s AS lexical FROM {table} m "
+        f"WHERE m.id IN ({scope_sql}) ORDER BY lexical DESC, m.id"
+    )
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    with connections[memories.db].cursor() as cursor:
+        cursor.execute(sql, [list(query.lexemes), list(query.idfs), query.self_score, *scope_params])
+        return {pk: float(score) for pk, score in cursor.fetchall()}
 
 
 def fused_ranking(

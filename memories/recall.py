@@ -1,11 +1,13 @@
 """recall: hybrid semantic + full-text search over what the caller may see (SPEC R-O1).
 
-Two exact rankings of the same filtered set — cosine distance of the embeddings, and
-PostgreSQL full-text rank — fused by reciprocal rank fusion. The text side finds a memory
-that names an exact identifier, error code or rare term even when the embedding does not
-rank it near; the vector side finds paraphrases. Both are exact scans of the filtered rows,
-so a filter never silently costs results: ``limit`` rows come back whenever that many
-visible memories pass the filters.
+Memories are scored as similar_existing scores them (memories.ranking): vector similarity
+plus a weighted BM25 match of the question's rarest words, one definition of "resembles this
+text" for the whole server. The text side finds a memory that names an exact identifier,
+error code or rare term even when the embedding does not rank it near; the vector side finds
+paraphrases. Candidates are the best of each side; the vector side is an exact scan whenever a
+filter narrows the set (and the HNSW walk with iterative scans otherwise), so a filter never
+silently costs results: ``limit`` rows come back whenever that many visible memories pass the
+filters.
 """
 
 from __future__ import annotations
@@ -15,20 +17,21 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.contrib.postgres.search import SearchRank
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from pgvector.django import CosineDistance
 
 from memories.choices import EventAction, State
 from memories.embeddings import EmbeddingError, embed_one
 from memories.errors import ErrorCode, ServiceUnavailable
 from memories.models import Memory, MemoryEvent, Project
-from memories.ranking import LexemeQuery, lexical_stats, quoted_lexeme, text_lexemes
+from memories.ranking import (
+    lexical_query,
+    lexical_scores,
+    weight_for,
+)
 from memories.selectors import HEAVY_COLUMNS, exact_nearest, project_for_member
 from memories.visibility import visible_memories
 
-RRF_K = 60
-TEXT_WEIGHT = 1.5  # bench/recall.py: identifiers ranked first 0.83 -> 1.00 going from 1.0 to 1.5
 MIN_CANDIDATES = 30
 _STATE_AFTER = {
     EventAction.CREATED: State.LIVE,
@@ -37,23 +40,6 @@ _STATE_AFTER = {
     EventAction.SUPERSEDED: State.SUPERSEDED,
     EventAction.FORGOTTEN: State.FORGOTTEN,
 }
-
-
-def any_word_query(text: str, alias: str) -> LexemeQuery | None:
-    """A full-text query matching memories that contain any of the telling words of ``text``.
-
-    Questions rarely repeat every word of the memory they look for ("What does ERR-4471
-    mean?"), so the words are OR-ed; ts_rank then favours memories matching more of them.
-    The words are normalised exactly as the stored search vectors were (english), and the
-    common ones are dropped (memories.ranking.LexicalStats.common: a word in more than 1% of
-    the memories selects nothing, and ranking every memory that says "service" cost 17 ms at
-    100,000 memories). None when no telling word is left.
-    """
-    stats = lexical_stats(alias)
-    telling = sorted(lexeme for lexeme in text_lexemes(text, alias) if not stats.common(lexeme))
-    if not telling:
-        return None
-    return LexemeQuery(" | ".join(quoted_lexeme(lexeme) for lexeme in telling))
 
 
 @dataclass(frozen=True)
@@ -158,24 +144,16 @@ def recall(
     else:
         exact = ranks_exactly(project=project, kinds=kinds, as_of=as_of)
         by_vector = vector_ranking(memories, embedding, candidates, exact=exact)
-    text_query = any_word_query(query, memories.db) if use_text else None
-    by_text = (
-        list(
-            memories.filter(search_vector=text_query)
-            .annotate(rank=SearchRank(F("search_vector"), text_query))
-            .order_by("-rank", "pk")
-            .values_list("pk", flat=True)[:candidates]
-        )
-        if text_query is not None
-        else []
-    )
-
-    scores: dict[str, float] = {}
-    for ranking, weight in (([pk for pk, _ in by_vector], 1.0), (by_text, TEXT_WEIGHT)):
-        for position, pk in enumerate(ranking, start=1):
-            scores[pk] = scores.get(pk, 0.0) + weight / (RRF_K + position)
+    # The same resemblance as similar_existing's (memories.ranking): vector similarity plus the
+    # weighted lexical match of the question's rarest words, here over the best few by each side.
+    lexical = lexical_query(query, memories.db) if use_text else None
+    weight = weight_for(lexical, question=True)
     distances = {pk: float(distance) for pk, distance in by_vector}
-    missing = [pk for pk in scores if pk not in distances]
+    matches = lexical_scores(memories, lexical, limit=candidates) if lexical is not None else {}
+    if lexical is not None:
+        unmatched = [pk for pk in distances if pk not in matches]
+        matches |= lexical_scores(memories, lexical, ids=unmatched) if unmatched else {}
+    missing = [pk for pk in matches if pk not in distances]
     if missing:
         distances |= {
             pk: float(distance)
@@ -183,6 +161,7 @@ def recall(
             .annotate(distance=CosineDistance("embedding", embedding))
             .values_list("pk", "distance")
         }
+    scores = {pk: (1.0 - distance) + weight * matches.get(pk, 0.0) for pk, distance in distances.items()}
     chosen = sorted(scores, key=lambda pk: (-scores[pk], distances[pk], pk))[:limit]
     rows = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS).in_bulk(chosen)
     return [RecallHit(memory=rows[pk], distance=distances[pk], score=scores[pk]) for pk in chosen]

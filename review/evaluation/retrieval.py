@@ -14,10 +14,12 @@ about the fact — in a haystack of other statements of the same user:
    as the hint says to do), and ``recall`` is asked again: the current version at rank 1, in the
    top 5, and with ``include_superseded`` the old version still there, marked superseded.
 
-Two sets: LongMemEval's knowledge-update chains (the external test set, long and chatty chat
-turns; never used to tune anything) and chains drawn from the generated whole store
-(review.evaluation.store: short notes, each cued update against its slot's first statement,
-with a question written from the slot). Everything runs in a throwaway test database.
+Three sets: two of the project's own, on which the ranking was tuned — chains drawn from the
+generated whole store (review.evaluation.store: short notes, each cued update against its
+slot's first statement, with a question written from the slot) and generated chat histories
+(review.evaluation.chat_histories: long, chatty turns) — and LongMemEval's knowledge-update
+chains (the external test set: real chat turns, never used to tune anything). Everything runs
+in a throwaway test database.
 """
 
 from __future__ import annotations
@@ -90,6 +92,19 @@ def store_set(seed: int | None = None, size: int = 2400) -> RetrievalSet:
             question = f"What is {possessive(write.subject)} {write.attribute}?"
             chains.append(Chain(first[write.slot], write.content, question[0].upper() + question[1:]))
     return RetrievalSet("generated store, cued updates (own)", tuple(dict.fromkeys(haystack)), tuple(chains))
+
+
+def chat_set() -> RetrievalSet:
+    """The project's own long, chatty chains (review.evaluation.chat_histories): one user's chat
+    turns over months, each fact stated in passing and updated later in other words."""
+    from review.evaluation.chat_histories import chat_histories
+
+    haystack, chains = chat_histories()
+    return RetrievalSet(
+        "generated chat histories (own)",
+        tuple(dict.fromkeys(haystack)),
+        tuple(Chain(chain.predecessor, chain.update, chain.question) for chain in chains),
+    )
 
 
 def _rank(ids: list[str], wanted: str) -> int | None:
@@ -178,7 +193,7 @@ def evaluate_set(data: RetrievalSet, progress: Callable[[str], object] = lambda 
 
 def run_retrieval(external: Path | None, progress: Callable[[str], object] = lambda line: None) -> dict[str, Any]:
     """Each set in a fresh test database of its own."""
-    sets = [store_set()]
+    sets = [store_set(), chat_set()]
     if external is not None and external.exists():
         sets.append(external_set(external))
     return {"sets": [_in_test_database(data, progress) for data in sets]}
@@ -187,6 +202,8 @@ def run_retrieval(external: Path | None, progress: Callable[[str], object] = lam
 def _in_test_database(data: RetrievalSet, progress: Callable[[str], object]) -> dict[str, Any]:
     """``evaluate_set`` against a new, migrated database that is dropped afterwards."""
     original = connection.settings_dict["NAME"]
+    # Its own name, so that an evaluation never meets a test run's database.
+    connection.settings_dict.setdefault("TEST", {})["NAME"] = f"{original}_eval_retrieval"
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=False)
     try:
         return evaluate_set(data, progress)
