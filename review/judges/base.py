@@ -28,6 +28,10 @@ class Verdict:
     # False when the structure is too unsure that the two share a slot to bother a person with
     # the pair (SPEC R-H7, R-H9): it is recorded, and nothing else happens.
     queueable: bool = True
+    # The local judge's cross-checked reading of a reworded pair: its model and the structure
+    # agree that it is one slot updated (review.judges.local). The guard lets only such a
+    # verdict settle a pair whose slot the structure finds plausible rather than plain.
+    checked: bool = False
 
 
 class JudgeError(RuntimeError):

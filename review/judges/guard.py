@@ -96,8 +96,9 @@ def reconcile(verdict: Verdict, structure: Structure) -> Verdict:
     elif relation == "duplicate" and structure.value not in (SAME, "added"):
         relation = "supersedes" if structure.evidence else "contradicts"
         notes.append(f"the values differ ({structure.detail})")
-    # Only a plain slot is settled without a person, and only when nothing casts doubt on it.
-    resolvable = structure.same_slot and not structure.doubt
+    # Only a plain slot is settled without a person, and only when nothing casts doubt on it —
+    # or a plausible one, when the local judge's model and the structure agree on it.
+    resolvable = (structure.same_slot or (verdict.checked and structure.plausible_slot)) and not structure.doubt
     if relation == "supersedes":
         # A new value (or a denial, or a closed loop) — not the old value with more detail, nor
         # with less ("is being shipped to the office" / "is now shipped" says something else).

@@ -15,15 +15,18 @@ ruling earned on held-out sources; the model answers the rest.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from review.judges import cross_encoder
 from review.judges.base import Pair, Verdict
+from review.judges.cross_encoder import CrossEncoder, pair_texts
 from review.judges.features import FEATURE_FUNCTIONS, FEATURE_SETS
 from review.judges.guard import structural_resolution
-from review.judges.structure import analyse
+from review.judges.structure import NEGATED, UNCERTAIN, Structure, analyse
 
 WEIGHTS_FILE = Path(__file__).with_name("local_judge.json")
 RELATIONS = ["duplicate", "supersedes", "complementary", "contradicts", "unrelated"]
@@ -35,10 +38,33 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return np.asarray(exp / exp.sum(axis=-1, keepdims=True))
 
 
+def cross_checked(
+    structure: Structure, relation: str, probability: float, rule: dict[str, Any] | None
+) -> Verdict | None:
+    """The cross-checked supersede: the cross-encoder reads ``supersedes`` with at least the
+    rule's probability, and the structure shows one plausible slot, update evidence and a new
+    value. Its confidence is the rule's measured precision out of source (``train_judge``)."""
+    if (
+        rule
+        and relation == "supersedes"
+        and probability >= float(rule["min_probability"])
+        and structure.plausible_slot
+        and structure.evidence
+        and (structure.value in ("changed", NEGATED, UNCERTAIN) or structure.loop_outcome)
+    ):
+        return Verdict(
+            "supersedes",
+            float(rule["precision"]),
+            f"the structure shows one slot reworded with update evidence ({structure.detail}): cross-checked.",
+            checked=True,
+        )
+    return None
+
+
 class LocalJudge:
     name = "local"
 
-    def __init__(self, weights: dict[str, Any] | None = None) -> None:
+    def __init__(self, weights: dict[str, Any] | None = None, *, use_cross_encoder: bool = True) -> None:
         if weights is None:
             weights = json.loads(WEIGHTS_FILE.read_text())
         self.feature_set = weights.get("feature_set", "lexical")
@@ -52,15 +78,24 @@ class LocalJudge:
         self.intercept = np.asarray(weights["intercept"])
         self.temperature = float(weights["temperature"])
         self.name = f"local/{weights.get('version', 'unversioned')}"
+        # The cross-encoder answers what the structure leaves open, where it ships (it does);
+        # the linear model stays for a deployment without it and as the measured comparison.
+        self.reader: CrossEncoder | None = None
+        if use_cross_encoder and cross_encoder.available():
+            self.reader = cross_encoder.shipped()
+            self.name = f"local/{self.reader.meta.get('version', 'unversioned')}"
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         standardized = (features - self.mean) / self.scale
         return softmax((standardized @ self.coef.T + self.intercept) / self.temperature)
 
     def judge(self, pair: Pair) -> Verdict:
-        ruled = structural_resolution(analyse(pair.a, pair.b, pair.kind_a, pair.kind_b))
+        structure = analyse(pair.a, pair.b, pair.kind_a, pair.kind_b)
+        ruled = structural_resolution(structure)
         if ruled is not None:
             return ruled
+        if self.reader is not None:
+            return self._read(pair, structure)
         embedding_a, embedding_b = pair.embedding_a, pair.embedding_b
         if embedding_a is None or embedding_b is None:
             from memories.embeddings import get_embedder
@@ -74,6 +109,20 @@ class LocalJudge:
             confidence=round(float(probabilities[best]), 4),
             rationale=self._rationale(features, best, probabilities),
         )
+
+    def _read(self, pair: Pair, structure: Structure) -> Verdict:
+        """The cross-encoder's reading; a supersede it reads, on a slot the structure finds
+        plausible with update evidence and a new value, is the cross-checked ruling."""
+        assert self.reader is not None
+        probabilities = self.reader.probabilities([pair_texts(pair.a, pair.b, pair.kind_a, pair.kind_b)])[0]
+        best = int(np.argmax(probabilities))
+        relation, confidence = RELATIONS[best], float(probabilities[best])
+        runner_up = int(np.argsort(probabilities)[-2])
+        read = f"{relation} ({confidence:.0%}) over {RELATIONS[runner_up]} ({probabilities[runner_up]:.0%})"
+        checked = cross_checked(structure, relation, confidence, self.reader.meta.get("checked_supersede"))
+        if checked is not None:
+            return replace(checked, rationale=f"The model reads {read}; {checked.rationale}")
+        return Verdict(relation=relation, confidence=round(confidence, 4), rationale=f"The model reads {read}.")
 
     def _rationale(self, features: np.ndarray, best: int, probabilities: np.ndarray) -> str:
         standardized = (features - self.mean) / self.scale

@@ -474,6 +474,17 @@ class Structure:
         return self.subject == SAME and self.attribute == SAME and self.best_overlap >= 0.5
 
     @property
+    def plausible_slot(self) -> bool:
+        """Possibly one slot reworded: nothing shows another subject or attribute, nothing casts
+        doubt, no name is swapped for another — but the words do not line up plainly."""
+        return (
+            self.subject in (SAME, UNCERTAIN)
+            and self.attribute in (SAME, UNCERTAIN)
+            and not self.swapped_names
+            and not self.doubt
+        )
+
+    @property
     def distinguishable(self) -> bool:
         """Two facts that can both hold by their structure alone (R-H7): never retire or queue."""
         return self.subject in (DIFFERENT, UNRELATED) or self.attribute == DIFFERENT
@@ -579,6 +590,12 @@ def _best_sentences(older: str, newer: str) -> FactSentences:
                 best = (key, FactSentences(list(a), list(b), raw_a, raw_b, overlap, boilerplate))
     assert best is not None
     return best[1]
+
+
+def fact_sentences(older: str, newer: str) -> tuple[str, str]:
+    """The sentence of each statement that states the fact they share (their whole text when short)."""
+    fact = _best_sentences(older, newer)
+    return fact.older_text, fact.newer_text
 
 
 @dataclass(frozen=True)

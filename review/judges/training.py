@@ -201,8 +201,13 @@ def model_rows(examples: Sequence[Example]) -> np.ndarray:
     return np.array(rows, dtype=bool)
 
 
-def guarded_predictions(examples: Sequence[Example], probabilities: np.ndarray) -> list[Prediction]:
-    """What the server would answer for each pair given the model's probabilities."""
+def guarded_predictions(
+    examples: Sequence[Example], probabilities: np.ndarray, checked_rule: dict[str, Any] | None = None
+) -> list[Prediction]:
+    """What the server would answer for each pair given the model's probabilities (and, for
+    the cross-encoder, its cross-checked supersede rule)."""
+    from review.judges.local import cross_checked
+
     out = []
     for example, p in zip(examples, probabilities, strict=True):
         structure = analyse(example.a, example.b, example.kind_a, example.kind_b)
@@ -211,7 +216,8 @@ def guarded_predictions(examples: Sequence[Example], probabilities: np.ndarray) 
             out.append(Prediction(settled.relation, settled.confidence, settled.resolvable, True, settled.queueable))
             continue
         best = int(np.argmax(p))
-        verdict = reconcile(Verdict(RELATIONS[best], float(p[best]), ""), structure)
+        read = Verdict(RELATIONS[best], float(p[best]), "")
+        verdict = reconcile(cross_checked(structure, read.relation, read.confidence, checked_rule) or read, structure)
         out.append(Prediction(verdict.relation, verdict.confidence, verdict.resolvable, False, verdict.queueable))
     return out
 
