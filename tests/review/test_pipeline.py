@@ -212,3 +212,23 @@ def test_restore_after_a_hygiene_auto_resolve(alice, scripted_judge, write):
 
     assert restored["state"] == "live"
     assert Link.objects.get(dst_id=older["id"]).reverted is True
+
+
+def test_a_predecessor_far_by_its_embedding_is_still_a_candidate(alice, scripted_judge, write):
+    """No distance window: a long, chatty update and the turn it updates sit 0.6 apart, beyond
+    the 0.35 the pipeline used to cut at, and are still judged (issue 16)."""
+    scripted_judge.verdict = Verdict("contradicts", 0.6, "two values")
+    older = write(
+        alice,
+        "By the way, I am training for a half marathon and my long runs are 14 km at the moment. "
+        "Any tips for blisters?",
+    )
+    write(alice, "Can you suggest a weeknight pasta recipe with basil and tomatoes?")
+
+    newer = write(
+        alice,
+        "Quick update on the running: I switched to the full marathon plan, so the Sunday long run is 24 km now.",
+    )
+
+    judged = {(j.older_id, j.newer_id) for j in Judgment.objects.all()}
+    assert (older["id"], newer["id"]) in judged
