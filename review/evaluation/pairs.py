@@ -43,6 +43,9 @@ from review.judges.training import (
 )
 
 BASELINE_WEIGHTS = Path(__file__).resolve().parent.parent / "judges" / "baseline_judge.json"
+# A source written apart from every other and never read by those who tune the judge: its pairs
+# are scored in aggregate only (the report shows no example of it).
+BLIND = Path(__file__).resolve().parent.parent / "judges" / "blind" / "blind.jsonl"
 EXTERNAL_DEFAULT = Path(settings.BASE_DIR).parent / "shared" / "external" / "longmemeval-ku" / "ku.jsonl"
 NEGATIVES_PER_TURN = 3
 
@@ -84,11 +87,13 @@ def baseline_predictions(examples: Sequence[Example], vectors: dict[str, list[fl
 def evaluate_pairs(
     *, embed: Embed, external: Path | None, feature_sets: Sequence[str] = ("lexical", "aligned")
 ) -> dict[str, Any]:
-    """Every judge on the labelled sources (out of source) and on the external set."""
+    """Every judge on the labelled sources (out of source), on the external set and on the blind
+    source."""
     threshold = settings.HYGIENE_AUTO_RESOLVE_THRESHOLD
     examples = load_examples()
     outside = external_examples(external, embed) if external and external.exists() else []
-    vectors = embed_texts([*examples, *outside], embed, cache=embedding_cache(), model=embedding_model_name())
+    blind = load_examples([BLIND]) if BLIND.exists() else []
+    vectors = embed_texts([*examples, *outside, *blind], embed, cache=embedding_cache(), model=embedding_model_name())
     labels = labels_of(examples)
     answered = model_rows(examples)
     sources = sorted({e.source for e in examples})
@@ -102,6 +107,8 @@ def evaluate_pairs(
     judges["baseline"] = {"labelled": _by_source(examples, baseline, threshold)}
     if outside:
         judges["baseline"]["external"] = evaluate(outside, baseline_predictions(outside, vectors), threshold)
+    if blind:
+        judges["baseline"]["blind"] = _blinded(evaluate(blind, baseline_predictions(blind, vectors), threshold))
 
     for feature_set in feature_sets:
         matrix = featurize(examples, vectors, feature_set)
@@ -116,10 +123,58 @@ def evaluate_pairs(
             entry["external"] = evaluate(
                 outside, guarded_predictions(outside, softmax(external_logits / temperature)), threshold
             )
+        if blind:
+            model = fit_model(matrix[answered], labels[answered])
+            blind_logits = model.logits(featurize(blind, vectors, feature_set))
+            entry["blind"] = _blinded(
+                evaluate(blind, guarded_predictions(blind, softmax(blind_logits / temperature)), threshold)
+            )
         judges[feature_set] = entry
+    reader = cross_encoder_report(examples, outside, blind, threshold)
+    if reader is not None:
+        judges["cross-encoder"] = reader
     report["judges"] = judges
     report["external_pairs"] = len(outside)
+    report["blind_pairs"] = len(blind)
     return report
+
+
+def cross_encoder_report(
+    examples: Sequence[Example], outside: Sequence[Example], blind: Sequence[Example], threshold: float
+) -> dict[str, Any] | None:
+    """The shipped judge: the cross-encoder behind the structure, out of source from the answers
+    its training kept (each source read by a model trained on the others), and the shipped model
+    on the external and blind sets."""
+    from review.judges import cross_encoder
+    from review.judges.cross_encoder_training import read_out_of_source
+
+    if not cross_encoder.available():
+        return None
+    reader = cross_encoder.shipped()
+    rule = reader.meta.get("checked_supersede")
+    logits_by_id = read_out_of_source()
+    known = [e for e in examples if e.id in logits_by_id]
+    entry: dict[str, Any] = {"temperature": reader.temperature, "checked_supersede": rule}
+    if known:
+        logits = np.array([logits_by_id[e.id] for e in known])
+        entry["labelled"] = _by_source(
+            known, guarded_predictions(known, softmax(logits / reader.temperature), rule), threshold
+        )
+
+    def shipped_predictions(pairs: Sequence[Example]) -> list[Prediction]:
+        texts = [cross_encoder.pair_texts(e.a, e.b, e.kind_a, e.kind_b) for e in pairs]
+        return guarded_predictions(pairs, reader.probabilities(texts), rule)
+
+    if outside:
+        entry["external"] = evaluate(outside, shipped_predictions(outside), threshold)
+    if blind:
+        entry["blind"] = _blinded(evaluate(blind, shipped_predictions(blind), threshold))
+    return entry
+
+
+def _blinded(block: dict[str, Any]) -> dict[str, Any]:
+    """A report on the blind source with no example of its text."""
+    return {**block, "wrongly_retired_examples": []}
 
 
 def _by_source(examples: Sequence[Example], predictions: Sequence[Prediction], threshold: float) -> dict[str, Any]:

@@ -96,8 +96,9 @@ def render_pairs(report: dict[str, Any]) -> str:
     lines.append(f"Auto-resolve threshold {report['threshold']}.")
     for name, judge in report["judges"].items():
         for scope, block in (
-            ("labelled, out of source", judge["labelled"]["pooled"]),
+            ("labelled, out of source", judge.get("labelled", {}).get("pooled")),
             ("external", judge.get("external")),
+            ("blind source (never read, never trained on)", judge.get("blind")),
         ):
             if not block:
                 continue
@@ -118,7 +119,7 @@ def render_pairs(report: dict[str, Any]) -> str:
                 lines.append(
                     f"    wrongly retired ({example['relation']}): {example['a'][:70]!r} -> {example['b'][:70]!r}"
                 )
-        if name != "baseline":
+        if name != "baseline" and "labelled" in judge:
             lines.append("  per source:")
             for source, block in judge["labelled"].items():
                 if source == "pooled":
