@@ -98,7 +98,7 @@ def test_similar_existing_follow_up_declares_the_supersede(asgi_server: str, ali
 
     nearest = second["similar_existing"][0]
     assert nearest["id"] == first["id"]
-    assert set(nearest) == {"id", "kind", "project", "distance", "age", "age_seconds", "created_at", "preview"}
+    assert set(nearest) == {"id", "kind", "project", "distance", "score", "age", "age_seconds", "created_at", "preview"}
     assert f'"links": [{{"type": "supersedes", "dst": "{first["id"]}"}}]' in second["hint"]
 
     follow_up = agent.ok(
