@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import difflib
+import re
 from datetime import timedelta
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.models import User
 from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, QuerySet
 from django.db.models.functions import TruncDate
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -181,13 +183,21 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        conflict = (
-            self.get_queryset(request).select_related("older__owner", "newer__owner").filter(pk=object_id).first()
-        )
-        context = dict(extra_context or {})
-        if conflict is not None:
-            older_html, newer_html = word_diff(conflict.older.content, conflict.newer.content)
-            context.update(conflict=conflict, older_html=older_html, newer_html=newer_html, actions_list=ACTIONS)
+        # The admin quotes ids in its URLs (a no-op for numbers, but unquoting is the rule), and a
+        # malformed one must not reach the query, where it would fail as a 500.
+        conflict_id = unquote(object_id)
+        conflicts = self.get_queryset(request).select_related("older__owner", "newer__owner")
+        conflict = conflicts.filter(pk=int(conflict_id)).first() if re.fullmatch(r"[0-9]{1,18}", conflict_id) else None
+        if conflict is None:
+            raise Http404("No such conflict.")  # missing and not yours answer alike
+        older_html, newer_html = word_diff(conflict.older.content, conflict.newer.content)
+        context = {
+            **(extra_context or {}),
+            "conflict": conflict,
+            "older_html": older_html,
+            "newer_html": newer_html,
+            "actions_list": ACTIONS,
+        }
         return super().change_view(request, object_id, form_url, extra_context=context)
 
     def throughput_view(self, request: HttpRequest) -> HttpResponse:

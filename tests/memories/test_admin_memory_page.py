@@ -1,0 +1,146 @@
+"""A memory's page in the admin (SPEC R-A2), reached the way a person reaches it.
+
+Django's admin writes a primary key into its URLs quoted (``_`` becomes ``_5F``), so the feed
+links ``mem_01…`` as ``mem_5F01…``. Every page, action and grant must answer the same whether
+its URL came from one of the admin's own links or was typed with the raw id.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.admin.utils import quote
+from django.contrib.auth.models import User
+from django.test import Client
+
+from memories.models import Memory
+from tests.factories import make_memory
+from tests.helpers import remember, store_snapshot, supersedes
+
+MEMORIES = "/admin/memories/memory/"
+
+
+def page_url(memory_id: str) -> str:
+    return f"{MEMORIES}{quote(memory_id)}/change/"
+
+
+def hrefs(response) -> list[str]:
+    return re.findall(r'href="([^"]+)"', response.content.decode())
+
+
+@pytest.fixture
+def root(db) -> Client:
+    client = Client()
+    client.force_login(User.objects.create_superuser("root"))
+    return client
+
+
+@pytest.fixture
+def chain(alice, acme) -> tuple[Memory, Memory]:
+    v1 = make_memory(alice.user, "The deploy window is Monday 10:00 UTC.", project=acme)
+    v2_id = remember(alice, "The deploy window is Friday 14:00 UTC.", project="acme", links=supersedes(v1.pk)).json()[
+        "memory"
+    ]["id"]
+    return v1, Memory.objects.get(pk=v2_id)
+
+
+def test_the_feed_links_each_memory_by_its_quoted_id(root, chain):
+    _, v2 = chain
+    feed = root.get(MEMORIES)
+
+    assert feed.status_code == 200
+    assert quote(v2.pk) != v2.pk  # the "_" of "mem_" is quoted: what the bug tripped over
+    assert page_url(v2.pk) in hrefs(feed)
+
+
+@pytest.mark.parametrize("quoted", [True, False], ids=["from-the-feed", "typed-by-hand"])
+def test_a_memorys_page_shows_its_history_links_events_and_actions_however_reached(root, chain, quoted):
+    v1, v2 = chain
+    url = page_url(v2.pk) if quoted else f"{MEMORIES}{v2.pk}/change/"
+
+    page = root.get(url)
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    for panel in ("zm-version-history", "zm-links", "zm-events", "zm-forget"):
+        assert f'id="{panel}"' in html, panel
+    # Each version, each end of the supersede edge and the forget action link by the quoted id,
+    # as the admin's own links do.
+    links = hrefs(page)
+    assert page_url(v1.pk) in links
+    assert page_url(v2.pk) in links
+    assert f'action="{MEMORIES}{quote(v2.pk)}/forget/"' in html
+
+
+def test_following_the_chain_from_a_memorys_page_opens_its_predecessors_page(root, chain):
+    v1, v2 = chain
+    page = root.get(page_url(v2.pk))
+
+    predecessor = root.get(next(link for link in hrefs(page) if link == page_url(v1.pk)))
+
+    html = predecessor.content.decode()
+    assert 'id="zm-version-history"' in html
+    assert 'id="zm-restore"' in html  # v1 is superseded: the page offers to restore it
+    assert f'action="{MEMORIES}{quote(v1.pk)}/restore/"' in html
+
+
+def test_forget_and_restore_work_from_the_quoted_urls_the_page_posts_to(root, chain):
+    _, v2 = chain
+
+    forgotten = root.post(f"{MEMORIES}{quote(v2.pk)}/forget/", {"reason": "wrong"})
+
+    assert forgotten.status_code == 302
+    assert forgotten["Location"] == page_url(v2.pk)
+    assert Memory.objects.get(pk=v2.pk).state == "forgotten"
+
+    restored = root.post(f"{MEMORIES}{quote(v2.pk)}/restore/")
+
+    assert restored.status_code == 302
+    assert Memory.objects.get(pk=v2.pk).state == "live"
+
+
+def test_a_missing_invisible_or_malformed_id_answers_404_everywhere_and_changes_nothing(root, chain, carol):
+    _, v2 = chain
+    outsider = Client()
+    outsider.force_login(User.objects.create_user("outsider", is_staff=True))
+    before = store_snapshot()
+
+    for client, memory_id in [
+        (root, quote("mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T")),  # well-formed, missing
+        (root, "mem_5F"),
+        (root, "nonsense"),
+        (root, "mem%00"),  # a NUL byte PostgreSQL would refuse to compare
+        (outsider, quote(v2.pk)),  # exists, invisible to a staff user outside acme
+    ]:
+        for suffix in ("change/", "forget/", "restore/", "permissions/"):
+            url = f"{MEMORIES}{memory_id}/{suffix}"
+            response = client.post(url) if suffix in {"forget/", "restore/"} else client.get(url)
+            assert response.status_code == 404, (memory_id, suffix, response.status_code)
+
+    assert store_snapshot() == before
+
+
+def test_per_object_grants_are_managed_from_the_pages_own_links(root, chain, carol):
+    from memories.visibility import visible_memories
+
+    _, v2 = chain
+    page = root.get(page_url(v2.pk))
+    grants_url = next(link for link in hrefs(page) if link.endswith("/permissions/"))
+    assert grants_url == f"{MEMORIES}{quote(v2.pk)}/permissions/"
+    assert root.get(grants_url).status_code == 200
+
+    chosen = root.post(grants_url, {"user": "carol", "submit_manage_user": "submit"})
+    granted = root.post(chosen["Location"], {"permissions": ["view_memory"]})
+
+    assert granted.status_code == 302
+    assert visible_memories(carol.user).filter(pk=v2.pk).exists()
+    # The grants page lists carol with an "Edit" link relative to its own (quoted) URL.
+    listing = root.get(grants_url)
+    edit = f"{grants_url}user-manage/{carol.user.pk}/"
+    assert f'href="user-manage/{carol.user.pk}/"' in listing.content.decode()
+    assert root.get(edit).status_code == 200
+    # Nothing chosen: a browser still posts the CSRF token, so the form is bound and saves.
+    revoked = root.post(edit, {"permissions": [], "csrfmiddlewaretoken": "unchecked-in-tests"})
+    assert revoked.status_code == 302
+    assert not visible_memories(carol.user).filter(pk=v2.pk).exists()
