@@ -21,7 +21,7 @@ from memories import selectors, services
 from memories.choices import State
 from memories.errors import DomainError
 from memories.ids import is_memory_id
-from memories.models import MEMORY_FIELDS, Credential, Link, Membership, Memory, MemoryEvent, Project
+from memories.models import MEMORY_FIELDS, Credential, Membership, Memory, Project
 from memories.text import preview
 from memories.visibility import can_retire, visible_memories
 
@@ -48,6 +48,11 @@ class LifecycleFilter(admin.SimpleListFilter):
         return queryset if value == "all" else queryset.filter(state=value)
 
 
+# The memory object's fields; the successor and the closing memory are shown by id, as the API's
+# memory object shows them, never fetched: Django would read those rows outside the visibility rule.
+PAGE_FIELDS = tuple({"superseded_by": "successor_id", "closed_by": "closer_id"}.get(f, f) for f in MEMORY_FIELDS)
+
+
 @admin.register(Memory)
 class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     list_display = ["short_content", "kind", "state_badge", "project", "owner", "provenance", "created_at"]
@@ -58,8 +63,8 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     date_hierarchy = "created_at"
     ordering = ["-created_at", "-id"]
     change_form_template = "admin/memories/memory/change_form.html"  # type: ignore[misc]
-    fields = MEMORY_FIELDS
-    readonly_fields = fields
+    fields = PAGE_FIELDS
+    readonly_fields = PAGE_FIELDS
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Memory]:
         user = request.user
@@ -93,6 +98,14 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     @admin.display(description="state", ordering="state")
     def state_badge(self, memory: Memory) -> str:
         return format_html('<span class="zm-state zm-state-{}">{}</span>', memory.state, memory.state)
+
+    @admin.display(description="superseded by")
+    def successor_id(self, memory: Memory) -> str | None:
+        return memory.superseded_by_id
+
+    @admin.display(description="closed by")
+    def closer_id(self, memory: Memory) -> str | None:
+        return memory.closed_by_id
 
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
@@ -150,13 +163,15 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         user = request.user
         assert isinstance(user, User)
         memory = self._memory_for(request, object_id)
-        history = selectors.memory_history(user=user, memory_id=memory.pk)
+        # Every read starts from what the viewer may see (memories.visibility, via the selectors):
+        # a version, link or event that touches a hidden memory is left out, as the API's are.
+        links = selectors.memory_links(user=user, memory=memory)
         context = {
             **(extra_context or {}),
-            "history": history,
-            "links_out": Link.objects.filter(src=memory).select_related("dst").order_by("created_at"),
-            "links_in": Link.objects.filter(dst=memory).select_related("src").order_by("created_at"),
-            "events": MemoryEvent.objects.filter(memory=memory).select_related("actor").order_by("created_at", "id"),
+            "history": selectors.memory_history(user=user, memory_id=memory.pk),
+            "links_out": links.outgoing,
+            "links_in": links.incoming,
+            "events": selectors.memory_events(user=user, memory=memory),
             "may_retire": can_retire(user, memory),
             "is_live": memory.state == State.LIVE,
         }

@@ -144,3 +144,104 @@ def test_per_object_grants_are_managed_from_the_pages_own_links(root, chain, car
     revoked = root.post(edit, {"permissions": [], "csrfmiddlewaretoken": "unchecked-in-tests"})
     assert revoked.status_code == 302
     assert not visible_memories(carol.user).filter(pk=v2.pk).exists()
+
+
+def events_on(page) -> list[str]:
+    panel = page.content.decode().split('id="zm-events"', 1)[1].split("</fieldset>", 1)[0]
+    return re.findall(r"<strong>([a-z_]+)</strong>", panel)
+
+
+@pytest.fixture
+def crossroads(alice, dave, acme):
+    """M, an acme memory dave (a staff maintainer of acme, no superuser) may see, joined to
+    memories he may not: alice's private ones in acme and one in globex, a project he is not in."""
+    from memories.services import link_create
+    from tests.factories import ProjectFactory
+
+    globex = ProjectFactory.create(slug="globex")
+    from memories import services
+
+    services.membership_set(project=globex, user=alice.user, role="member")
+    dave.user.is_staff = True
+    dave.user.save()
+    shown = {
+        "older": make_memory(alice.user, "Acme's CI runs on Jenkins.", project=acme),
+        "related": make_memory(alice.user, "Acme's CI agents run in eu-west-1.", project=acme),
+    }
+    hidden = {
+        "private_older": make_memory(alice.user, "My note: CI is Jenkins.", project=acme, visibility="private"),
+        "private": make_memory(alice.user, "My note: ask Sam about CI costs.", project=acme, visibility="private"),
+        "globex": make_memory(alice.user, "Globex copies Acme's CI set-up.", project=globex),
+    }
+    written = remember(
+        alice,
+        "Acme's CI runs on GitHub Actions now.",
+        project="acme",
+        links=supersedes(shown["older"].pk, hidden["private_older"].pk),
+    ).json()
+    memory = Memory.objects.get(pk=written["memory"]["id"])
+    assert sorted(written["superseded"]) == sorted([shown["older"].pk, hidden["private_older"].pk])
+    link_create(user=alice.user, src_id=memory.pk, dst_id=hidden["private"].pk, type="relates_to")
+    link_create(user=alice.user, src_id=memory.pk, dst_id=shown["related"].pk, type="derived_from")
+    link_create(user=alice.user, src_id=hidden["globex"].pk, dst_id=memory.pk, type="depends_on")
+    return memory, shown, hidden
+
+
+def test_a_staff_maintainer_sees_no_trace_of_memories_hidden_from_him(crossroads, dave):
+    memory, shown, hidden = crossroads
+    client = Client()
+    client.force_login(dave.user)
+
+    page = client.get(page_url(memory.pk))
+
+    html = page.content.decode()
+    assert page.status_code == 200
+    for visible in (memory, *shown.values()):
+        assert visible.pk in html
+    for invisible in hidden.values():
+        assert invisible.pk not in html
+        assert quote(invisible.pk) not in html
+    # Nor the types of the links that lead to them: only the visible derived_from remains.
+    links = html.split('id="zm-links"', 1)[1].split("</fieldset>", 1)[0]
+    assert re.findall(r"[→←] ([a-z_]+)", links) == ["supersedes", "derived_from"]
+    # The "linked" event naming alice's private memory is left out, the one naming a visible one kept.
+    assert events_on(page) == ["created", "linked"]
+    # The API's history agrees with the page's chain.
+    history = dave.client.get(f"/api/v1/memories/{memory.pk}/history/").json()
+    assert [v["id"] for v in history["versions"]] == [shown["older"].pk, memory.pk]
+
+
+def test_a_superuser_sees_every_link_and_event_of_the_same_memory(crossroads):
+    memory, shown, hidden = crossroads
+    client = Client()
+    client.force_login(User.objects.create_superuser("root"))
+
+    page = client.get(page_url(memory.pk))
+
+    html = page.content.decode()
+    for any_memory in (*shown.values(), *hidden.values()):
+        assert any_memory.pk in html
+    links = html.split('id="zm-links"', 1)[1].split("</fieldset>", 1)[0]
+    assert sorted(re.findall(r"[→←] ([a-z_]+)", links)) == sorted(
+        ["supersedes", "supersedes", "relates_to", "derived_from", "depends_on"]
+    )
+    assert events_on(page) == ["created", "linked", "linked"]
+
+
+def test_a_memory_superseded_by_a_hidden_one_shows_no_trace_of_it_but_its_id(crossroads, alice, dave):
+    memory, _, _ = crossroads
+    successor = remember(
+        alice, "My note: CI moves to Buildkite.", project="acme", visibility="private", links=supersedes(memory.pk)
+    ).json()["memory"]["id"]
+    client = Client()
+    client.force_login(dave.user)
+
+    page = client.get(page_url(memory.pk))
+
+    html = page.content.decode()
+    # The memory object names its successor, as the API's does (GET /memories/{id}/ answers
+    # "superseded_by" to anyone who sees the memory); nothing else does, and nothing links to it.
+    assert dave.client.get(f"/api/v1/memories/{memory.pk}/").json()["superseded_by"] == successor
+    assert html.count(successor) == 1
+    assert quote(successor) not in html
+    assert events_on(page) == ["created", "linked"]  # not the "superseded" event naming it
