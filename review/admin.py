@@ -25,8 +25,8 @@ from memories.humanize import age
 from memories.text import preview
 from review import services
 from review.api.serializers import ACTIONS
-from review.models import Conflict, ConflictStatus, Judgment, Outcome
-from review.selectors import conflicts_for, retirable_condition
+from review.models import Conflict, ConflictStatus, Outcome
+from review.selectors import conflicts_for, judgments_for
 
 
 class StatusFilter(admin.SimpleListFilter):
@@ -220,9 +220,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
             .annotate(n=Count("id"))
             .values_list("day", "n")
         )
-        judgments = Judgment.objects.filter(created_at__gte=since, outcome=Outcome.AUTO_RESOLVED)
-        if not user.is_superuser:
-            judgments = judgments.filter(retirable_condition(user, "older__"))
+        judgments = judgments_for(user).filter(created_at__gte=since, outcome=Outcome.AUTO_RESOLVED)
         auto = dict(
             judgments.annotate(day=TruncDate("created_at"))
             .values_list("day")
