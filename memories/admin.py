@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.admin.utils import quote, unquote
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
@@ -179,18 +180,23 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
 
     # django-guardian's grant pages. Its first page unquotes the id; the two it links to (a
     # user's or a group's grants, reached by a link relative to the first page's quoted URL) do
-    # not, so they are handed the plain id here.
-    def obj_perms_manage_view(self, request: HttpRequest, object_pk: str) -> HttpResponse:
+    # not, so they are handed the plain id here. Guardian lets any staff user who may change the
+    # model manage every object's grants; sharing a memory is for who may retire it (its owner,
+    # its project's maintainers), so a member who only sees it is refused.
+    def _grantable(self, request: HttpRequest, object_pk: str) -> Memory:
         memory = self._memory_for(request, object_pk)
-        return super().obj_perms_manage_view(request, quote(memory.pk))
+        if not self.has_change_permission(request, memory):
+            raise PermissionDenied("Only the memory's owner or a maintainer of its project may share it.")
+        return memory
+
+    def obj_perms_manage_view(self, request: HttpRequest, object_pk: str) -> HttpResponse:
+        return super().obj_perms_manage_view(request, quote(self._grantable(request, object_pk).pk))
 
     def obj_perms_manage_user_view(self, request: HttpRequest, object_pk: str, user_id: str) -> HttpResponse:
-        memory = self._memory_for(request, object_pk)
-        return super().obj_perms_manage_user_view(request, memory.pk, user_id)
+        return super().obj_perms_manage_user_view(request, self._grantable(request, object_pk).pk, user_id)
 
     def obj_perms_manage_group_view(self, request: HttpRequest, object_pk: str, group_id: str) -> HttpResponse:
-        memory = self._memory_for(request, object_pk)
-        return super().obj_perms_manage_group_view(request, memory.pk, group_id)
+        return super().obj_perms_manage_group_view(request, self._grantable(request, object_pk).pk, group_id)
 
 
 class MembershipInline(admin.TabularInline[Membership, Project]):

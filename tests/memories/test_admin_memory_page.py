@@ -245,3 +245,26 @@ def test_a_memory_superseded_by_a_hidden_one_shows_no_trace_of_it_but_its_id(cro
     assert html.count(successor) == 1
     assert quote(successor) not in html
     assert events_on(page) == ["created", "linked"]  # not the "superseded" event naming it
+
+
+def test_only_who_may_retire_a_memory_may_grant_it_to_others(chain, bob, carol):
+    from memories.visibility import visible_memories
+
+    _, v2 = chain  # alice's project memory: bob, a member of acme, sees it but may not retire it
+    bob.user.is_staff = True
+    bob.user.save()
+    client = Client()
+    client.force_login(bob.user)
+    grants = f"{MEMORIES}{quote(v2.pk)}/permissions/"
+
+    page = client.get(page_url(v2.pk))
+
+    assert page.status_code == 200
+    assert grants not in hrefs(page)
+    assert 'id="zm-forget"' not in page.content.decode()
+    assert client.get(grants).status_code == 403
+    assert client.post(grants, {"user": "carol", "submit_manage_user": "submit"}).status_code == 403
+    manage = f"{grants}user-manage/{carol.user.pk}/"
+    assert client.post(manage, {"permissions": ["view_memory"]}).status_code == 403
+    assert client.post(f"{grants}group-manage/1/", {"permissions": ["view_memory"]}).status_code == 403
+    assert not visible_memories(carol.user).filter(pk=v2.pk).exists()
