@@ -24,8 +24,7 @@ from memories.errors import DomainError
 from memories.humanize import age
 from memories.text import preview
 from review import services
-from review.api.serializers import ACTIONS
-from review.models import Conflict, ConflictStatus, Outcome
+from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Outcome
 from review.selectors import conflicts_for, judgments_for
 
 
@@ -170,9 +169,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         conflict = get_object_or_404(self.get_queryset(request), pk=conflict_id)
         if request.method == "POST":
             action = request.POST.get("action", "")
-            try:
-                if action not in ACTIONS:
-                    raise DomainError(f"Unknown action {action!r}.")
+            try:  # the service refuses an unknown action (ValidationFailed, a DomainError)
                 services.conflict_resolve(user=user, conflict_id=conflict.pk, action=action)
             except DomainError as error:
                 self.message_user(request, error.message, messages.ERROR)
@@ -196,7 +193,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
             "conflict": conflict,
             "older_html": older_html,
             "newer_html": newer_html,
-            "actions_list": ACTIONS,
+            "actions_list": MODERATOR_ACTIONS,
         }
         return super().change_view(request, object_id, form_url, extra_context=context)
 

@@ -65,3 +65,16 @@ def test_a_missing_hidden_or_malformed_conflict_answers_404_and_changes_nothing(
 
     assert store_snapshot() == before
     assert Conflict.objects.get().status == "pending"
+
+
+def test_an_unknown_action_posted_to_the_console_is_refused_with_the_services_message(root, conflict):
+    before = store_snapshot()
+
+    refused = root.post(f"{QUEUE}{conflict.pk}/resolve/", {"action": "delete_both"}, follow=True)
+
+    assert refused.redirect_chain == [(f"{QUEUE}{conflict.pk}/change/", 302)]
+    assert "Unknown action &#x27;delete_both&#x27;: choose newer_supersedes, older_stands, keep_both or dismiss." in (
+        refused.content.decode()
+    )
+    assert store_snapshot() == before
+    assert Conflict.objects.get().status == "pending"
