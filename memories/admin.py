@@ -57,7 +57,15 @@ PAGE_FIELDS = tuple({"superseded_by": "successor_id", "closed_by": "closer_id"}.
 @admin.register(Memory)
 class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     list_display = ["short_content", "kind", "state_badge", "project", "owner", "provenance", "created_at"]
-    list_filter = [LifecycleFilter, "kind", "project", "provenance", "owner"]
+    # Projects and owners listed are those of memories the viewer sees, never every row of the
+    # table: a project's name is not for non-members (SPEC §2), nor are other teams' people.
+    list_filter = [
+        LifecycleFilter,
+        "kind",
+        ("project", admin.RelatedOnlyFieldListFilter),
+        "provenance",
+        ("owner", admin.RelatedOnlyFieldListFilter),
+    ]
     search_fields = ["content"]
     list_select_related = ["owner", "project"]
     list_per_page = 50

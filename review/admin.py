@@ -95,7 +95,14 @@ def word_diff(older: str, newer: str) -> tuple[SafeString, SafeString]:
 @admin.register(Conflict)
 class ConflictAdmin(admin.ModelAdmin[Conflict]):
     list_display = ["id", "older_preview", "newer_preview", "relation", "confidence_display", "project", "opened_at"]
-    list_filter = [StatusFilter, "relation", ConfidenceFilter, "older__project", AgeFilter]
+    # Only the projects of conflicts the viewer may moderate (as the memory feed's filters do).
+    list_filter = [
+        StatusFilter,
+        "relation",
+        ConfidenceFilter,
+        ("older__project", admin.RelatedOnlyFieldListFilter),
+        AgeFilter,
+    ]
     list_select_related = ["older", "newer", "older__project"]
     search_fields = ["older__content", "newer__content"]
     ordering = ["-opened_at"]

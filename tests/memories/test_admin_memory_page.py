@@ -268,3 +268,24 @@ def test_only_who_may_retire_a_memory_may_grant_it_to_others(chain, bob, carol):
     assert client.post(manage, {"permissions": ["view_memory"]}).status_code == 403
     assert client.post(f"{grants}group-manage/1/", {"permissions": ["view_memory"]}).status_code == 403
     assert not visible_memories(carol.user).filter(pk=v2.pk).exists()
+
+
+def test_the_feeds_filters_name_only_projects_and_owners_the_viewer_may_see(alice, dave, carol):
+    # carol's project (globex) and carol herself share nothing with dave: no filter may list them
+    # (SPEC §2: non-members see nothing of a project, including whether it exists).
+    make_memory(carol.user, "Globex pays invoices within 45 days.", project=carol.user.projects.get())
+    make_memory(alice.user, "Acme's staging database is db-2.", project=alice.user.projects.get())
+    make_memory(dave.user, "Acme's on-call rotates on Mondays.", project=alice.user.projects.get())
+    dave.user.is_staff = True
+    dave.user.save()
+    client = Client()
+    client.force_login(dave.user)
+
+    for page in (MEMORIES, f"{MEMORIES}?lifecycle=all", "/admin/review/conflict/?status=all"):
+        html = client.get(page).content.decode()
+        assert "globex" not in html.lower(), page
+        assert "carol" not in html, page
+    feed = client.get(MEMORIES).content.decode()
+    # The filters are there, listing acme, alice and dave only.
+    assert re.findall(r'href="\?project__id__exact=\d+">([^<]+)<', feed) == ["acme"]
+    assert re.findall(r'href="\?owner__id__exact=\d+">([^<]+)<', feed) == ["alice", "dave"]
