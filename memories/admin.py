@@ -157,7 +157,8 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
             except DomainError as error:
                 self.message_user(request, error.message, messages.ERROR)
             else:
-                self.message_user(request, f"{memory.pk}: {action} done.", messages.SUCCESS)
+                done = "forgotten" if action == "forget" else "restored"
+                self.message_user(request, f"Memory {memory.pk} {done}.", messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:memories_memory_change", args=[quote(memory.pk)]))
 
     def forget_view(self, request: HttpRequest, object_id: str) -> HttpResponse:

@@ -289,3 +289,14 @@ def test_the_feeds_filters_name_only_projects_and_owners_the_viewer_may_see(alic
     # The filters are there, listing acme, alice and dave only.
     assert re.findall(r'href="\?project__id__exact=\d+">([^<]+)<', feed) == ["acme"]
     assert re.findall(r'href="\?owner__id__exact=\d+">([^<]+)<', feed) == ["alice", "dave"]
+
+
+def test_the_feed_makes_a_fixed_number_of_queries_however_many_rows(root, alice, django_assert_max_num_queries):
+    for n in range(30):
+        make_memory(alice.user, f"Extra fact number {n} about the billing system")
+
+    with django_assert_max_num_queries(12):
+        response = root.get(MEMORIES)
+
+    assert response.status_code == 200
+    assert response.content.count(b"Extra fact number") == 30
