@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import quote, unquote
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from guardian.admin import GuardedModelAdminMixin
@@ -20,7 +21,8 @@ from guardian.admin import GuardedModelAdminMixin
 from memories import selectors, services
 from memories.choices import State
 from memories.errors import DomainError
-from memories.models import MEMORY_FIELDS, Credential, Link, Membership, Memory, MemoryEvent, Project
+from memories.ids import is_memory_id
+from memories.models import MEMORY_FIELDS, Credential, Membership, Memory, Project
 from memories.text import preview
 from memories.visibility import can_retire, visible_memories
 
@@ -47,18 +49,31 @@ class LifecycleFilter(admin.SimpleListFilter):
         return queryset if value == "all" else queryset.filter(state=value)
 
 
+# The memory object's fields; the successor and the closing memory are shown by id, as the API's
+# memory object shows them, never fetched: Django would read those rows outside the visibility rule.
+PAGE_FIELDS = tuple({"superseded_by": "successor_id", "closed_by": "closer_id"}.get(f, f) for f in MEMORY_FIELDS)
+
+
 @admin.register(Memory)
 class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     list_display = ["short_content", "kind", "state_badge", "project", "owner", "provenance", "created_at"]
-    list_filter = [LifecycleFilter, "kind", "project", "provenance", "owner"]
+    # Projects and owners listed are those of memories the viewer sees, never every row of the
+    # table: a project's name is not for non-members (SPEC §2), nor are other teams' people.
+    list_filter = [
+        LifecycleFilter,
+        "kind",
+        ("project", admin.RelatedOnlyFieldListFilter),
+        "provenance",
+        ("owner", admin.RelatedOnlyFieldListFilter),
+    ]
     search_fields = ["content"]
     list_select_related = ["owner", "project"]
     list_per_page = 50
     date_hierarchy = "created_at"
     ordering = ["-created_at", "-id"]
     change_form_template = "admin/memories/memory/change_form.html"  # type: ignore[misc]
-    fields = MEMORY_FIELDS
-    readonly_fields = fields
+    fields = PAGE_FIELDS
+    readonly_fields = PAGE_FIELDS
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Memory]:
         user = request.user
@@ -93,6 +108,14 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     def state_badge(self, memory: Memory) -> str:
         return format_html('<span class="zm-state zm-state-{}">{}</span>', memory.state, memory.state)
 
+    @admin.display(description="superseded by")
+    def successor_id(self, memory: Memory) -> str | None:
+        return memory.superseded_by_id
+
+    @admin.display(description="closed by")
+    def closer_id(self, memory: Memory) -> str | None:
+        return memory.closed_by_id
+
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         own = [
@@ -105,10 +128,28 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         ]
         return own + super().get_urls()
 
+    def _memory_for(self, request: HttpRequest, object_id: str) -> Memory:
+        """The memory an admin URL names, if the viewer may see it; else 404.
+
+        Django's admin writes primary keys into its URLs quoted (the feed links ``mem_01…`` as
+        ``mem_5F01…``), and its own views unquote; every view here must too, or a page reached
+        by the admin's own links finds nothing. Unquoting leaves a raw, hand-typed id as it is.
+        """
+        memory_id = unquote(object_id)
+        # Checked before any query: a NUL byte from a URL's %00 makes PostgreSQL fail the query.
+        memory = self.get_queryset(request).filter(pk=memory_id).first() if is_memory_id(memory_id) else None
+        if memory is None:
+            raise Http404("No such memory.")  # missing and invisible answer alike
+        return memory
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Memory | None:
+        # Django's own views (history) pass the unquoted id here; keep a malformed one from the query.
+        return super().get_object(request, object_id, from_field) if is_memory_id(object_id) else None
+
     def _lifecycle(self, request: HttpRequest, object_id: str, action: str) -> HttpResponse:
         user = request.user
         assert isinstance(user, User)
-        memory = get_object_or_404(self.get_queryset(request), pk=object_id)
+        memory = self._memory_for(request, object_id)
         if request.method == "POST":
             service = services.memory_forget if action == "forget" else services.memory_restore
             try:
@@ -116,8 +157,9 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
             except DomainError as error:
                 self.message_user(request, error.message, messages.ERROR)
             else:
-                self.message_user(request, f"{memory.pk}: {action} done.", messages.SUCCESS)
-        return HttpResponseRedirect(reverse("admin:memories_memory_change", args=[memory.pk]))
+                done = "forgotten" if action == "forget" else "restored"
+                self.message_user(request, f"Memory {memory.pk} {done}.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:memories_memory_change", args=[quote(memory.pk)]))
 
     def forget_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         return self._lifecycle(request, object_id, "forget")
@@ -130,19 +172,40 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     ) -> HttpResponse:
         user = request.user
         assert isinstance(user, User)
-        context = dict(extra_context or {})
-        memory = self.get_queryset(request).filter(pk=object_id).first()
-        if memory is not None:
-            history = selectors.memory_history(user=user, memory_id=memory.pk)
-            context.update(
-                history=history,
-                links_out=Link.objects.filter(src=memory).select_related("dst").order_by("created_at"),
-                links_in=Link.objects.filter(dst=memory).select_related("src").order_by("created_at"),
-                events=MemoryEvent.objects.filter(memory=memory).select_related("actor").order_by("created_at", "id"),
-                may_retire=can_retire(user, memory),
-                is_live=memory.state == State.LIVE,
-            )
+        memory = self._memory_for(request, object_id)
+        # Every read starts from what the viewer may see (memories.visibility, via the selectors):
+        # a version, link or event that touches a hidden memory is left out, as the API's are.
+        links = selectors.memory_links(user=user, memory=memory)
+        context = {
+            **(extra_context or {}),
+            "history": selectors.memory_history(user=user, memory_id=memory.pk),
+            "links_out": links.outgoing,
+            "links_in": links.incoming,
+            "events": selectors.memory_events(user=user, memory=memory),
+            "may_retire": can_retire(user, memory),
+            "is_live": memory.state == State.LIVE,
+        }
         return super().change_view(request, object_id, form_url, extra_context=context)
+
+    # django-guardian's grant pages. Its first page unquotes the id; the two it links to (a
+    # user's or a group's grants, reached by a link relative to the first page's quoted URL) do
+    # not, so they are handed the plain id here. Guardian lets any staff user who may change the
+    # model manage every object's grants; sharing a memory is for who may retire it (its owner,
+    # its project's maintainers), so a member who only sees it is refused.
+    def _grantable(self, request: HttpRequest, object_pk: str) -> Memory:
+        memory = self._memory_for(request, object_pk)
+        if not self.has_change_permission(request, memory):
+            raise PermissionDenied("Only the memory's owner or a maintainer of its project may share it.")
+        return memory
+
+    def obj_perms_manage_view(self, request: HttpRequest, object_pk: str) -> HttpResponse:
+        return super().obj_perms_manage_view(request, quote(self._grantable(request, object_pk).pk))
+
+    def obj_perms_manage_user_view(self, request: HttpRequest, object_pk: str, user_id: str) -> HttpResponse:
+        return super().obj_perms_manage_user_view(request, self._grantable(request, object_pk).pk, user_id)
+
+    def obj_perms_manage_group_view(self, request: HttpRequest, object_pk: str, group_id: str) -> HttpResponse:
+        return super().obj_perms_manage_group_view(request, self._grantable(request, object_pk).pk, group_id)
 
 
 class MembershipInline(admin.TabularInline[Membership, Project]):

@@ -57,7 +57,9 @@ MEMORY_FIELDS = (
 )
 
 
-def _in(field: str, choices: type[models.TextChoices]) -> Q:
+def in_choices(field: str, choices: type[models.TextChoices]) -> Q:
+    """A CHECK condition: ``field`` holds one of ``choices`` (a choice field's own validation
+    runs only in forms and serializers; the database holds every other path to it)."""
     return Q(**{f"{field}__in": choices.values})
 
 
@@ -85,7 +87,7 @@ class Membership(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["project", "user"], name="membership_unique"),
-            models.CheckConstraint(condition=_in("role", Role), name="membership_role_valid"),
+            models.CheckConstraint(condition=in_choices("role", Role), name="membership_role_valid"),
         ]
 
     def __str__(self) -> str:
@@ -106,7 +108,7 @@ class Credential(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=_in("provenance", Provenance), name="credential_provenance_valid"),
+            models.CheckConstraint(condition=in_choices("provenance", Provenance), name="credential_provenance_valid"),
             models.UniqueConstraint(
                 fields=["user", "label"],
                 condition=Q(revoked_at__isnull=True) & ~Q(label=""),
@@ -210,10 +212,10 @@ class Memory(models.Model):
             ),
         ]
         constraints = [
-            models.CheckConstraint(condition=_in("kind", Kind), name="memory_kind_valid"),
-            models.CheckConstraint(condition=_in("visibility", Visibility), name="memory_visibility_valid"),
-            models.CheckConstraint(condition=_in("provenance", Provenance), name="memory_provenance_valid"),
-            models.CheckConstraint(condition=_in("state", State), name="memory_state_valid"),
+            models.CheckConstraint(condition=in_choices("kind", Kind), name="memory_kind_valid"),
+            models.CheckConstraint(condition=in_choices("visibility", Visibility), name="memory_visibility_valid"),
+            models.CheckConstraint(condition=in_choices("provenance", Provenance), name="memory_provenance_valid"),
+            models.CheckConstraint(condition=in_choices("state", State), name="memory_state_valid"),
             models.CheckConstraint(
                 condition=LessThanOrEqual(Length("content"), MAX_CONTENT_LENGTH) & Q(content__regex=r"\S"),
                 name="memory_content_length",
@@ -280,8 +282,8 @@ class Link(models.Model):
     class Meta:
         indexes = [models.Index(fields=["dst", "type"], name="link_dst_type_idx")]
         constraints = [
-            models.CheckConstraint(condition=_in("type", LinkType), name="link_type_valid"),
-            models.CheckConstraint(condition=_in("origin", LinkOrigin), name="link_origin_valid"),
+            models.CheckConstraint(condition=in_choices("type", LinkType), name="link_type_valid"),
+            models.CheckConstraint(condition=in_choices("origin", LinkOrigin), name="link_origin_valid"),
             models.CheckConstraint(condition=~Q(src=F("dst")), name="link_not_self"),
             models.CheckConstraint(
                 condition=Q(reverted=False, reverted_at__isnull=True) | Q(reverted=True, reverted_at__isnull=False),
@@ -312,7 +314,7 @@ class MemoryEvent(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["memory", "created_at"], name="event_memory_idx")]
-        constraints = [models.CheckConstraint(condition=_in("action", EventAction), name="event_action_valid")]
+        constraints = [models.CheckConstraint(condition=in_choices("action", EventAction), name="event_action_valid")]
 
     def __str__(self) -> str:
         return f"{self.action} {self.memory_id} at {self.created_at:%Y-%m-%d %H:%M:%S}"

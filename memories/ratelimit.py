@@ -38,7 +38,20 @@ _BLOCKED_FOR = f"""
 SELECT EXTRACT(EPOCH FROM tat - clock_timestamp() - %(slack)s::interval)::float8 + %(interval)s - %(period)s
   FROM {RateLimitBucket._meta.db_table} WHERE key = %(key)s
 """
-_SWEEP = f"DELETE FROM {RateLimitBucket._meta.db_table} WHERE tat < clock_timestamp()"
+# A sweep runs on the request that drew it, so it deletes at most SWEEP_BATCH rows however many
+# expired ones have piled up (a burst of new keys, a quiet spell): the request stays short. Each
+# take adds at most one row and one take in _SWEEP_ONE_IN sweeps, so a bound of _SWEEP_ONE_IN
+# removes at least as many expired rows as takes can add; a backlog drains over later sweeps.
+# SKIP LOCKED: a row a concurrent take holds is in use (about to get a new TAT), and a sweep
+# must never queue behind another client's request or another sweep.
+SWEEP_BATCH = _SWEEP_ONE_IN
+_SWEEP = f"""
+DELETE FROM {RateLimitBucket._meta.db_table}
+ WHERE key IN (SELECT key FROM {RateLimitBucket._meta.db_table}
+                WHERE tat < clock_timestamp()
+                LIMIT %(batch)s
+                  FOR UPDATE SKIP LOCKED)
+"""
 
 
 @dataclass(frozen=True)
@@ -70,7 +83,7 @@ def rate_limit_take(*, key: str, limit: Limit) -> int | None:
     params = _params(key, limit)
     with _cursor() as cursor:
         if random.randrange(_SWEEP_ONE_IN) == 0:  # a sampling choice, not a secret
-            cursor.execute(_SWEEP)
+            cursor.execute(_SWEEP, {"batch": SWEEP_BATCH})
         cursor.execute(_TAKE, params)
         if cursor.fetchone() is not None:
             return None

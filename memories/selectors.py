@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
@@ -11,7 +13,7 @@ from pgvector.django import CosineDistance
 from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
-from memories.models import Link, Memory, Project
+from memories.models import Link, Memory, MemoryEvent, Project
 from memories.ranking import Ranked, fused_ranking, lexical_query
 from memories.visibility import member_projects, visible_memories
 
@@ -174,3 +176,44 @@ def memory_history(*, user: User, memory_id: str) -> History:
             key=lambda link: (link.created_at, link.pk),
         ),
     )
+
+
+@dataclass(frozen=True)
+class MemoryLinks:
+    outgoing: list[Link]
+    incoming: list[Link]
+
+
+def memory_links(*, user: User, memory: Memory) -> MemoryLinks:
+    """Every link of a memory ``user`` can see whose other end ``user`` can see too.
+
+    A link to or from a hidden memory is left out whole, type included, as the history's edges
+    are: its id would tell that the memory exists. ``memory`` comes from a visible read.
+    """
+    visible = visible_memories(user).values("pk")
+    order = ("created_at", "pk")
+    return MemoryLinks(
+        outgoing=list(Link.objects.filter(src=memory, dst__in=visible).order_by(*order)),
+        incoming=list(Link.objects.filter(dst=memory, src__in=visible).order_by(*order)),
+    )
+
+
+def _named_memory_ids(value: Any) -> Iterator[str]:
+    """The memory ids anywhere in an event's data (successor, dst, previous_successor…)."""
+    if is_memory_id(value):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _named_memory_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _named_memory_ids(item)
+
+
+def memory_events(*, user: User, memory: Memory) -> list[MemoryEvent]:
+    """A visible memory's lifecycle events, oldest first, less those that name a memory ``user``
+    cannot see (a link made to it, a supersede by it), like the links and the history."""
+    events = list(MemoryEvent.objects.filter(memory=memory).select_related("actor").order_by("created_at", "id"))
+    named = {memory_id for event in events for memory_id in _named_memory_ids(event.data)}
+    shown = set(visible_memories(user).filter(pk__in=named).values_list("pk", flat=True)) if named else set()
+    return [event for event in events if set(_named_memory_ids(event.data)) <= shown]

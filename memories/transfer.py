@@ -3,8 +3,9 @@
 One object per line, with "type" memory, link or event. Memories carry their owner by
 username and project by slug, so a file moves between deployments. Import is idempotent (what
 exists is skipped), validates every line first and reports the bad ones by number, and writes in
-atomic batches: memories are inserted live, then moved to their recorded state (the only
-transitions the forward-only store allows), then links, then events.
+atomic batches: memories are inserted live (with an ``imported`` event when the file brings no
+creation event for one), then moved to their recorded state (the only transitions the
+forward-only store allows), then links, then events.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from memories.models import MAX_CONTENT_LENGTH, Link, Memory, MemoryEvent, Proje
 from memories.text import content_fingerprint
 
 BATCH = 500
+CREATION_ACTIONS = frozenset({EventAction.CREATED, EventAction.IMPORTED})
+IMPORTED_DATA = {"source": "import_memories"}
 
 
 def _time(value: datetime | None) -> str | None:
@@ -246,9 +249,15 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
     existing = set(Memory.objects.filter(pk__in=[r["id"] for r in memories]).values_list("pk", flat=True))
     fresh = [row for row in memories if row["id"] not in existing]
     report.skipped["memory"] += len(memories) - len(fresh)
+    # Every memory has a created or imported event (SPEC §8). A line whose memory brings no
+    # creation event of its own (a hand-edited or third-party file) gets an imported event,
+    # written in the memory's own transaction, so no memory is ever stored without one; a
+    # memory that exists already was born before, so a second import adds nothing.
+    born = {row["memory"] for _, row in rows["event"] if row["action"] in CREATION_ACTIONS}
     for batch in _batches(fresh):
         texts = [row["content"] for row in batch if row.get("embedding") is None]
         computed = iter(get_embedder().embed(texts)) if texts else iter(())
+        unborn = [row["id"] for row in batch if row["id"] not in born]
         with transaction.atomic():
             Memory.objects.bulk_create(
                 Memory(
@@ -274,7 +283,12 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
                 )
                 for row in batch
             )
+            MemoryEvent.objects.bulk_create(
+                MemoryEvent(memory_id=memory_id, action=EventAction.IMPORTED, actor=None, data=dict(IMPORTED_DATA))
+                for memory_id in unborn
+            )
         report.created["memory"] += len(batch)
+        report.created["event"] += len(unborn)
         progress.update(len(batch))
     # Second pass: move each memory to its recorded lifecycle state (live -> retired only).
     for batch in _batches(memories):

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import difflib
+import re
 from datetime import timedelta
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.models import User
 from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, QuerySet
 from django.db.models.functions import TruncDate
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -22,9 +24,8 @@ from memories.errors import DomainError
 from memories.humanize import age
 from memories.text import preview
 from review import services
-from review.api.serializers import ACTIONS
-from review.models import Conflict, ConflictStatus, Judgment, Outcome
-from review.selectors import conflicts_for, retirable_condition
+from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Outcome
+from review.selectors import conflicts_for, judgments_for
 
 
 class StatusFilter(admin.SimpleListFilter):
@@ -94,7 +95,14 @@ def word_diff(older: str, newer: str) -> tuple[SafeString, SafeString]:
 @admin.register(Conflict)
 class ConflictAdmin(admin.ModelAdmin[Conflict]):
     list_display = ["id", "older_preview", "newer_preview", "relation", "confidence_display", "project", "opened_at"]
-    list_filter = [StatusFilter, "relation", ConfidenceFilter, "older__project", AgeFilter]
+    # Only the projects of conflicts the viewer may moderate (as the memory feed's filters do).
+    list_filter = [
+        StatusFilter,
+        "relation",
+        ConfidenceFilter,
+        ("older__project", admin.RelatedOnlyFieldListFilter),
+        AgeFilter,
+    ]
     list_select_related = ["older", "newer", "older__project"]
     search_fields = ["older__content", "newer__content"]
     ordering = ["-opened_at"]
@@ -168,9 +176,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         conflict = get_object_or_404(self.get_queryset(request), pk=conflict_id)
         if request.method == "POST":
             action = request.POST.get("action", "")
-            try:
-                if action not in ACTIONS:
-                    raise DomainError(f"Unknown action {action!r}.")
+            try:  # the service refuses an unknown action (ValidationFailed, a DomainError)
                 services.conflict_resolve(user=user, conflict_id=conflict.pk, action=action)
             except DomainError as error:
                 self.message_user(request, error.message, messages.ERROR)
@@ -181,13 +187,21 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        conflict = (
-            self.get_queryset(request).select_related("older__owner", "newer__owner").filter(pk=object_id).first()
-        )
-        context = dict(extra_context or {})
-        if conflict is not None:
-            older_html, newer_html = word_diff(conflict.older.content, conflict.newer.content)
-            context.update(conflict=conflict, older_html=older_html, newer_html=newer_html, actions_list=ACTIONS)
+        # The admin quotes ids in its URLs (a no-op for numbers, but unquoting is the rule), and a
+        # malformed one must not reach the query, where it would fail as a 500.
+        conflict_id = unquote(object_id)
+        conflicts = self.get_queryset(request).select_related("older__owner", "newer__owner")
+        conflict = conflicts.filter(pk=int(conflict_id)).first() if re.fullmatch(r"[0-9]{1,18}", conflict_id) else None
+        if conflict is None:
+            raise Http404("No such conflict.")  # missing and not yours answer alike
+        older_html, newer_html = word_diff(conflict.older.content, conflict.newer.content)
+        context = {
+            **(extra_context or {}),
+            "conflict": conflict,
+            "older_html": older_html,
+            "newer_html": newer_html,
+            "actions_list": MODERATOR_ACTIONS,
+        }
         return super().change_view(request, object_id, form_url, extra_context=context)
 
     def throughput_view(self, request: HttpRequest) -> HttpResponse:
@@ -210,9 +224,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
             .annotate(n=Count("id"))
             .values_list("day", "n")
         )
-        judgments = Judgment.objects.filter(created_at__gte=since, outcome=Outcome.AUTO_RESOLVED)
-        if not user.is_superuser:
-            judgments = judgments.filter(retirable_condition(user, "older__"))
+        judgments = judgments_for(user).filter(created_at__gte=since, outcome=Outcome.AUTO_RESOLVED)
         auto = dict(
             judgments.annotate(day=TruncDate("created_at"))
             .values_list("day")

@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from memories.models import Memory
+from memories.models import Memory, in_choices
 
 
 class Relation(models.TextChoices):
@@ -45,6 +45,8 @@ class Judgment(models.Model):
             models.UniqueConstraint(fields=["older", "newer"], name="judgment_pair_unique"),
             models.CheckConstraint(condition=~Q(older=F("newer")), name="judgment_distinct_pair"),
             models.CheckConstraint(condition=Q(confidence__gte=0, confidence__lte=1), name="judgment_confidence_range"),
+            models.CheckConstraint(condition=in_choices("relation", Relation), name="judgment_relation_valid"),
+            models.CheckConstraint(condition=in_choices("outcome", Outcome), name="judgment_outcome_valid"),
         ]
 
     def __str__(self) -> str:
@@ -64,6 +66,11 @@ class Resolution(models.TextChoices):
     DISMISS = "dismiss"
     DECLARED = "declared"  # a writer declared the supersede itself
     RETIRED = "retired"  # one side was retired by other means meanwhile
+
+
+# What a moderator may choose (the API, the admin and the service alike); the other resolutions
+# are recorded by the system itself.
+MODERATOR_ACTIONS = (Resolution.NEWER_SUPERSEDES, Resolution.OLDER_STANDS, Resolution.KEEP_BOTH, Resolution.DISMISS)
 
 
 class Conflict(models.Model):
@@ -95,6 +102,11 @@ class Conflict(models.Model):
                 condition=Q(status="pending", resolved_at__isnull=True, resolution="")
                 | (~Q(status="pending") & Q(resolved_at__isnull=False) & ~Q(resolution="")),
                 name="conflict_resolution_consistent",
+            ),
+            models.CheckConstraint(condition=in_choices("relation", Relation), name="conflict_relation_valid"),
+            models.CheckConstraint(condition=in_choices("status", ConflictStatus), name="conflict_status_valid"),
+            models.CheckConstraint(
+                condition=Q(resolution="") | in_choices("resolution", Resolution), name="conflict_resolution_valid"
             ),
         ]
 

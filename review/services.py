@@ -9,17 +9,26 @@ from django.utils import timezone
 
 from memories.choices import LinkOrigin, State
 from memories.errors import Conflict as ConflictError
-from memories.errors import ErrorCode, NotFound
+from memories.errors import ErrorCode, NotFound, ValidationFailed
 from memories.locks import lock_memories
 from memories.models import Memory
 from memories.services import memory_forget
 from memories.services.lifecycle import retire_by_successor
-from review.models import Conflict, ConflictStatus, Resolution
+from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Resolution
 from review.selectors import conflicts_for
 
 
 def conflict_resolve(*, user: User, conflict_id: int, action: str) -> Conflict:
-    """Apply a moderator's decision through the same domain operations as the API."""
+    """Apply a moderator's decision through the same domain operations as the API.
+
+    ``action`` is checked here, not only by the callers that validate it (API, admin): any other
+    value used to settle the conflict as "resolved" with no effect on either memory.
+    """
+    if action not in MODERATOR_ACTIONS:
+        choices = ", ".join(MODERATOR_ACTIONS[:-1]) + f" or {MODERATOR_ACTIONS[-1]}"
+        raise ValidationFailed(
+            f"Unknown action {action!r}: choose {choices}.", fields={"action": [f"must be {choices}"]}
+        )
     with transaction.atomic():
         conflict = conflicts_for(user).select_for_update(of=("self",)).filter(pk=conflict_id).first()
         if conflict is None:

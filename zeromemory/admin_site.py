@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 
 from memories.ratelimit import Limit, rate_limit_blocked_for, rate_limit_take
 from review.health import hygiene_queue_stalled
+from zeromemory.client_address import client_address
 
 # Each address gets this many times a username's allowance, so one office behind a single
 # address is not locked out by one person's typos, while a spray over many usernames still is.
@@ -22,7 +23,9 @@ ADDRESS_ALLOWANCE_FACTOR = 10
 def _failure_limits(request: HttpRequest | None, username: str) -> list[tuple[str, Limit]]:
     window = float(settings.LOGIN_FAILURE_WINDOW_SECONDS)
     allowed: int = settings.LOGIN_FAILURE_LIMIT
-    address = request.META.get("REMOTE_ADDR", "") if request is not None else ""
+    # The client's own address, not a proxy's that every admin behind it shares (one sprayer
+    # would spend their common allowance and lock them all out).
+    address = client_address(request) if request is not None else ""
     return [
         (f"login:{address}:{username.casefold()}"[:200], Limit(allowed, window)),
         (f"login-address:{address}"[:200], Limit(allowed * ADDRESS_ALLOWANCE_FACTOR, window)),

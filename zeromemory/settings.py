@@ -103,6 +103,10 @@ if BEHIND_TLS_PROXY:
     SECURE_HSTS_SECONDS = env_int("ZEROMEMORY_HSTS_SECONDS", 31_536_000, minimum=0, maximum=63_072_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("ZEROMEMORY_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("ZEROMEMORY_HSTS_PRELOAD", False)
+# Reverse proxies in front of the server that append the client's address to X-Forwarded-For
+# (zeromemory.client_address): with N, the client is the N-th entry from the right. 0 (the
+# default): the header is ignored, as any client could write it; the connecting address counts.
+TRUSTED_PROXY_COUNT = env_int("ZEROMEMORY_TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
 # The largest request body read (a memory is at most 8,000 characters plus metadata); larger
 # ones answer 413 before any parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ZEROMEMORY_MAX_REQUEST_BYTES", 1_048_576, minimum=65_536)
@@ -305,6 +309,7 @@ REST_FRAMEWORK = {
 RATE_LIMIT_PER_MINUTE = env_int("ZEROMEMORY_RATE_LIMIT_PER_MINUTE", 1200, minimum=0)
 # Failed admin logins allowed per username and address within the window; past it the login
 # form refuses (429) until the window allows another try. Each address also gets ten times that.
+# The address is the client's (behind proxies: ZEROMEMORY_TRUSTED_PROXY_COUNT).
 LOGIN_FAILURE_LIMIT = env_int("ZEROMEMORY_LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_FAILURE_WINDOW_SECONDS = env_int("ZEROMEMORY_LOGIN_FAILURE_WINDOW_SECONDS", 900, minimum=1)
 SPECTACULAR_SETTINGS = {

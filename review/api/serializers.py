@@ -5,9 +5,7 @@ from typing import Any
 from rest_framework import serializers
 
 from memories.api.serializers import MemorySerializer
-from review.models import Conflict, ConflictStatus, Resolution
-
-ACTIONS = [Resolution.NEWER_SUPERSEDES, Resolution.OLDER_STANDS, Resolution.KEEP_BOTH, Resolution.DISMISS]
+from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Resolution
 
 
 class ConflictSerializer(serializers.ModelSerializer[Conflict]):
@@ -44,4 +42,4 @@ class ConflictQuerySerializer(serializers.Serializer[Any]):
 
 
 class ResolveSerializer(serializers.Serializer[Any]):
-    action = serializers.ChoiceField(choices=[(a.value, a.label) for a in ACTIONS])
+    action = serializers.ChoiceField(choices=[(a.value, a.label) for a in MODERATOR_ACTIONS])

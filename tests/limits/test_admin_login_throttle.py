@@ -67,3 +67,62 @@ def test_an_address_spraying_many_usernames_runs_out_too(admin_user: User) -> No
             _login(Client(), f"guess{number}", "wrong")
     assert _login(Client(), "root", "correct horse battery").status_code == 429
     assert _login(Client(), "root", "correct horse battery", address="10.0.0.2").status_code == 302
+
+
+def _login_via(client: Client, username: str, password: str, forwarded_for: str, proxy: str = "10.0.0.1") -> Any:
+    return client.post(
+        LOGIN, {"username": username, "password": password}, REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR=forwarded_for
+    )
+
+
+def test_not_behind_a_proxy_a_forwarded_for_header_is_ignored_and_cannot_dodge_the_throttle(admin_user: User) -> None:
+    # The default: no trusted proxy. A client that invents a new X-Forwarded-For per attempt is
+    # still one address, the one that connected.
+    for number in range(3):
+        _login_via(Client(), "root", "wrong", forwarded_for=f"198.51.100.{number}")
+
+    refused = _login_via(Client(), "root", "correct horse battery", forwarded_for="198.51.100.99")
+
+    assert refused.status_code == 429
+    assert sorted(RateLimitBucket.objects.values_list("key", flat=True)) == [
+        "login-address:10.0.0.1",
+        "login:10.0.0.1:root",
+    ]
+
+
+def test_behind_a_trusted_proxy_each_client_behind_it_has_its_own_allowance(admin_user: User, settings: Any) -> None:
+    settings.TRUSTED_PROXY_COUNT = 1
+    sprayer, colleague = "203.0.113.5", "198.51.100.7"
+    # A password sprayer behind the proxy spends its address's allowance over ten usernames,
+    # putting whatever it likes in front of what the proxy appends.
+    for number in range(10):
+        for _ in range(3):
+            _login_via(Client(), f"guess{number}", "wrong", forwarded_for=f"192.0.2.{number}, {sprayer}")
+
+    assert _login_via(Client(), "root", "correct horse battery", forwarded_for=sprayer).status_code == 429
+    assert (
+        _login_via(Client(), "root", "correct horse battery", forwarded_for=f"{colleague}, {sprayer}").status_code
+        == 429
+    )
+    # Another admin behind the same proxy is not locked out.
+    assert _login_via(Client(), "root", "correct horse battery", forwarded_for=colleague).status_code == 302
+    assert RateLimitBucket.objects.filter(key=f"login-address:{sprayer}").exists()
+    assert not RateLimitBucket.objects.filter(key__contains="10.0.0.1").exists()  # the proxy's own address
+
+
+def test_with_two_trusted_proxies_the_client_is_the_second_address_from_the_right(
+    admin_user: User, settings: Any
+) -> None:
+    settings.TRUSTED_PROXY_COUNT = 2
+    _login_via(Client(), "root", "wrong", forwarded_for="192.0.2.1, 203.0.113.5, 10.0.0.2")
+    # A request that did not come through both proxies, or whose entry is not an address, is
+    # counted against the address that connected, as without the setting.
+    _login_via(Client(), "root", "wrong", forwarded_for="203.0.113.6")
+    _login_via(Client(), "root", "wrong", forwarded_for="192.0.2.1, not-an-address, 10.0.0.2")
+
+    assert sorted(RateLimitBucket.objects.values_list("key", flat=True)) == [
+        "login-address:10.0.0.1",
+        "login-address:203.0.113.5",
+        "login:10.0.0.1:root",
+        "login:203.0.113.5:root",
+    ]

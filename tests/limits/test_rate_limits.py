@@ -108,3 +108,32 @@ def test_zero_turns_the_limit_off(alice: Persona, settings: Any) -> None:
     settings.RATE_LIMIT_PER_MINUTE = 0
     assert {alice.client.get(FEED).status_code for _ in range(20)} == {200}
     assert not RateLimitBucket.objects.exists()
+
+
+def test_a_sweep_deletes_at_most_its_bound_and_expired_rows_go_over_repeated_sweeps(db: None, monkeypatch: Any) -> None:
+    from django.utils import timezone
+
+    from memories import ratelimit
+
+    now = timezone.now()
+    RateLimitBucket.objects.bulk_create(
+        [RateLimitBucket(key=f"expired-{n}", tat=now - timedelta(seconds=1 + n)) for n in range(25)]
+        + [RateLimitBucket(key=f"waiting-{n}", tat=now + timedelta(minutes=5)) for n in range(3)]
+    )
+    monkeypatch.setattr(ratelimit, "_SWEEP_ONE_IN", 1)  # every take draws a sweep
+    # raising=False: without a bound, the test fails on what it measures, not on a missing name.
+    monkeypatch.setattr(ratelimit, "SWEEP_BATCH", 10, raising=False)
+
+    left = []
+    for _ in range(4):
+        assert rate_limit_take(key="caller", limit=Limit(requests=10, period_seconds=60.0)) is None
+        left.append(RateLimitBucket.objects.filter(key__startswith="expired-").count())
+
+    assert left == [15, 5, 0, 0]
+    # Rows still holding a wait are never swept.
+    assert sorted(RateLimitBucket.objects.values_list("key", flat=True)) == [
+        "caller",
+        "waiting-0",
+        "waiting-1",
+        "waiting-2",
+    ]

@@ -150,3 +150,84 @@ def test_a_round_trip_into_a_fresh_deployment_is_identical(store, tmp_path):
 
     assert sorted(again.stdout.splitlines()) == sorted(original)
     assert Link.objects.count() == 1
+
+
+def events_by_memory(lines: list[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for row in map(json.loads, lines):
+        if row["type"] == "memory":
+            found.setdefault(row["id"], [])
+        elif row["type"] == "event":
+            found.setdefault(row["memory"], []).append(row["action"])
+    return found
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_edited_file_without_a_memorys_events_imports_into_a_store_that_passes_its_check(store, tmp_path):
+    """SPEC §8: every memory has a created or imported event, so check_integrity stays clean
+    after any successful import, whatever the file left out."""
+    original = export()
+    task = Memory.objects.get(kind="task")  # superseded, its loop closed by the successor
+    edited = [
+        line for line in original if not (json.loads(line)["type"] == "event" and json.loads(line)["memory"] == task.pk)
+    ]
+    assert len(edited) == len(original) - len(events_by_memory(original)[task.pk]) > 0
+    path = tmp_path / "edited.jsonl"
+    path.write_text("\n".join(edited) + "\n")
+    fresh = EmbeddedServer(tmp_path / "fresh", port=free_port())
+    fresh.acquire("zm_fresh")
+    env = child_env(DATABASE_URL=fresh.url("zm_fresh"), ZEROMEMORY_DATA_DIR=str(tmp_path / "unused"))
+    try:
+        assert manage("migrate", "--noinput", env=env).returncode == 0
+        imported = manage("import_memories", str(path), env=env)
+        checked = manage("check_integrity", env=env)
+        first = manage("export_memories", env=env).stdout.splitlines()
+        again = manage("import_memories", str(path), env=env)
+        second = manage("export_memories", env=env).stdout.splitlines()
+    finally:
+        fresh.destroy()
+
+    assert imported.returncode == 0, imported.stderr
+    assert checked.returncode == 0, checked.stdout
+    events = events_by_memory(first)
+    assert events[task.pk] == ["imported"]
+    # The memories whose lines came with their events got nothing more.
+    assert {k: v for k, v in events.items() if k != task.pk} == {
+        k: v for k, v in events_by_memory(original).items() if k != task.pk
+    }
+    # Importing the same file again finds the memory born already: no second imported event.
+    assert again.returncode == 0, again.stderr
+    assert "'event': 0" in again.stdout
+    assert sorted(second) == sorted(first)
+
+
+def test_an_imported_event_is_written_with_the_memory_and_only_once(alice, tmp_path):
+    line: dict[str, object] = {
+        "type": "memory",
+        "content": "Imported fact",
+        "kind": "fact",
+        "owner": "zoe",
+        "project": None,
+        "visibility": "private",
+        "provenance": "authoritative",
+        "state": "live",
+        "created_at": "2026-01-02T03:04:05Z",
+    }
+    bare, born = "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T", "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2V"
+    created = {
+        "type": "event",
+        "memory": born,
+        "action": "created",
+        "actor": "zoe",
+        "created_at": "2026-01-02T03:04:05Z",
+    }
+    path = tmp_path / "two.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in (line | {"id": bare}, line | {"id": born}, created)) + "\n")
+
+    call_command("import_memories", str(path), stdout=StringIO())
+    call_command("import_memories", str(path), stdout=StringIO())
+
+    imported = MemoryEvent.objects.get(memory_id=bare)
+    assert (imported.action, imported.actor, imported.data) == ("imported", None, {"source": "import_memories"})
+    assert list(MemoryEvent.objects.filter(memory_id=born).values_list("action", flat=True)) == ["created"]
+    call_command("check_integrity", stdout=StringIO())  # exits 1 on any breach

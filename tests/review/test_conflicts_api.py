@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from memories.models import Link, Memory
 from review.judges import Verdict
@@ -50,6 +51,33 @@ def test_a_pending_conflict_is_answered_as_the_schema_documents(alice, conflict)
 
 def test_only_who_may_retire_both_memories_sees_a_conflict(alice, bob, carol, dave, conflict):
     assert [len(p.client.get(CONFLICTS).json()["results"]) for p in (alice, bob, carol, dave)] == [1, 0, 0, 1]
+
+
+def test_a_maintainer_does_not_see_a_conflict_between_memories_hidden_from_him(alice, dave, acme):
+    from review.pipeline import apply_verdict
+
+    older = make_memory(alice.user, "My note: the standup is at 09:30", project=acme, visibility="private")
+    newer = make_memory(alice.user, "My note: the standup is at 09:45", project=acme, visibility="private")
+    apply_verdict(older_id=older.pk, newer_id=newer.pk, judge_name="test", verdict=Verdict("supersedes", 0.6, "time"))
+    conflict = Conflict.objects.get()
+    before = store_snapshot()
+
+    # dave maintains acme, but alice's private memories are hers alone: their content, ids and
+    # the pair's existence stay hidden from him, like the memories themselves (404).
+    assert dave.client.get(f"/api/v1/memories/{older.pk}/").status_code == 404
+    assert dave.client.get(CONFLICTS).json()["results"] == []
+    for action in ("newer_supersedes", "older_stands", "dismiss"):
+        assert resolve(dave, conflict.pk, action).status_code == 404
+    dave.user.is_staff = True
+    dave.user.save()
+    console = Client()
+    console.force_login(dave.user)
+    assert "standup" not in console.get("/admin/review/conflict/?status=all").content.decode()
+    assert console.get(f"/admin/review/conflict/{conflict.pk}/change/").status_code == 404
+    assert console.post(f"/admin/review/conflict/{conflict.pk}/resolve/", {"action": "dismiss"}).status_code == 404
+    assert store_snapshot() == before
+    assert Conflict.objects.get().status == "pending"
+    assert [c["id"] for c in alice.client.get(CONFLICTS).json()["results"]] == [conflict.pk]
 
 
 def test_newer_supersedes(alice, conflict):

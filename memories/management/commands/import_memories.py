@@ -16,7 +16,8 @@ class Command(BaseCommand):
         "validated first; each bad line is reported on stderr with its number and reason, and the "
         "good ones are kept. Import is idempotent: memories, links and events that exist already "
         "are skipped, so running it twice changes nothing. Users and projects named in the file "
-        "are created when missing. Writes happen in atomic batches; memories without an embedding "
+        "are created when missing. A memory whose own events the file leaves out gets an 'imported' "
+        "event, so every memory has its creation event. Writes happen in atomic batches; memories without an embedding "
         "are embedded with the configured model. Exits 1 if any line was bad. --dry-run validates "
         "and reports without writing."
     )
