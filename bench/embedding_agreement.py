@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from common import ROOT, percentile, sentence
 
-from memories.embeddings import Embedder, build_embedder
+from memories.embedding import Embedder, build_embedder
 
 BACKENDS = ("torch", "onnx", "onnx-int8")
 SHORT = "The billing service deploys on Friday at 14:00 UTC (moved from Monday)."
@@ -39,7 +39,7 @@ import json, sys, time
 started = time.perf_counter()
 from pathlib import Path
 import psutil
-from memories.embeddings import build_embedder
+from memories.embedding import build_embedder
 embedder = build_embedder("", "cpu", sys.argv[1], cache_dir=Path(sys.argv[2]), threads=0)
 embedder.embed(["warm-up"])
 print(json.dumps({

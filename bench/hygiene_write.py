@@ -340,7 +340,7 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.db import connection, connections
 
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
     from memories.models import Memory
     from review import pipeline
     from review.judges import get_judge

@@ -37,7 +37,7 @@ def main() -> None:
     from django.db import connection
 
     from memories.choices import State
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
     from memories.models import Project
     from memories.ranking import fused_ranking, lexical_query
     from memories.selectors import exact_nearest

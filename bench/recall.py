@@ -38,7 +38,7 @@ def main() -> None:
     from django.db import connection, transaction
     from rest_framework.test import APIClient
 
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
     from memories.models import Memory, Project
     from memories.recall import recall
     from memories.services import credential_issue, membership_set

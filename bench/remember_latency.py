@@ -46,7 +46,7 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.db import connection
 
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
     from memories.models import Memory, Project
     from memories.services import credential_issue, membership_set
     from memories.text import content_fingerprint

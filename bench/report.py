@@ -143,7 +143,7 @@ def _commit() -> str:
 def write_report(results: list[Any], path: Path, args: argparse.Namespace, seconds: float) -> None:
     from django.conf import settings
 
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
 
     picture = path.with_suffix(".png")
     chart(results, picture)

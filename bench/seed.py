@@ -38,7 +38,7 @@ def vectors_for(count: int, cache_dir: Path) -> Any:
     import numpy as np
     from tqdm import tqdm
 
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
 
     embedder = get_embedder()
     slug = hashlib.sha256(embedder.name.encode()).hexdigest()[:10]
@@ -101,7 +101,7 @@ def seed(size: int, cache_dir: Path, corpus_size: int) -> None:
     from django.utils import timezone
 
     from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, LoopStatus, State
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
     from memories.ids import new_link_id, new_memory_id
     from memories.models import Link, Memory, MemoryEvent, Project
     from memories.services import membership_set

@@ -321,7 +321,7 @@ def floor_latencies(url: str, runs: int, rng: random.Random) -> dict[str, list[f
     import psycopg
     from pgvector.psycopg import register_vector
 
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
     from memories.ids import new_memory_id
     from memories.text import content_fingerprint
 
@@ -439,7 +439,7 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
     import numpy as np
     from django.contrib.auth.models import User
 
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
     from memories.models import Project
     from memories.ranking import lexical_query, lexical_score, stored_lexemes, weight_for
     from memories.recall import ranks_exactly, vector_ranking
@@ -505,7 +505,7 @@ def breakdown(fix: Fixtures, runs: int, rng: random.Random) -> dict[str, dict[st
     from django.db import connection
     from django.test import Client as DjangoClient
 
-    from memories import embeddings
+    from memories import embedding as embeddings
 
     spent = {"embedding": 0.0, "sql": 0.0}
     embedder = embeddings.get_embedder()

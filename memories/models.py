@@ -356,7 +356,7 @@ class IdempotencyRecord(models.Model):
 
 
 class RateLimitBucket(models.Model):
-    """One rate-limited key's state for the generic cell rate algorithm (memories.ratelimit).
+    """One rate-limited key's state for the generic cell rate algorithm (memories.platform.ratelimit).
 
     The whole state is one timestamp, the *theoretical arrival time*: a request is allowed while
     it would not push that time more than a period into the future. Kept in PostgreSQL so every

@@ -21,7 +21,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from pgvector.django import CosineDistance
 
 from memories.choices import EventAction, State
-from memories.embeddings import EmbeddingError, embed_one
+from memories.embedding import EmbeddingError, embed_one
 from memories.errors import ErrorCode, ServiceUnavailable
 from memories.models import Memory, MemoryEvent, Project
 from memories.ranking import (

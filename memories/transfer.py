@@ -31,7 +31,7 @@ from memories.choices import (
     State,
     Visibility,
 )
-from memories.embeddings import get_embedder
+from memories.embedding import get_embedder
 from memories.ids import LINK_ID_RE, MEMORY_ID_RE
 from memories.models import MAX_CONTENT_LENGTH, Link, Memory, MemoryEvent, Project
 from memories.text import content_fingerprint

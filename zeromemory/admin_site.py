@@ -11,7 +11,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 
-from memories.ratelimit import Limit, rate_limit_blocked_for, rate_limit_take
+from memories.platform.ratelimit import Limit, rate_limit_blocked_for, rate_limit_take
 from review.health import hygiene_queue_stalled
 from zeromemory.client_address import client_address
 

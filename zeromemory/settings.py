@@ -256,7 +256,7 @@ def _replicas() -> dict[str, dict[str, Any]]:
 
 
 DATABASES = {"default": _database(), **_replicas()}
-DATABASE_ROUTERS = ["zeromemory.db_router.ReplicaRouter"]
+DATABASE_ROUTERS = ["memories.platform.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- auth -----------------------------------------------------------------------------------
@@ -295,7 +295,7 @@ WHITENOISE_USE_FINDERS = True
 # -- API ------------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["memories.auth.BearerTokenAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["memories.api.auth.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["memories.api.parsers.JSONParser"],

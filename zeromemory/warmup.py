@@ -13,7 +13,7 @@ logger = logging.getLogger(__name__)
 def warm_up() -> None:
     if not settings.PRELOAD_EMBEDDER:
         return
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
 
     started = time.perf_counter()
     get_embedder().embed(["warm-up"])

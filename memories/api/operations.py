@@ -33,10 +33,10 @@ from memories.api.serializers import (
     link_specs,
     remember_response,
 )
-from memories.idempotency import request_fingerprint, run_idempotently
 from memories.models import Credential, Memory
+from memories.platform.idempotency import request_fingerprint, run_idempotently
+from memories.platform.replicas import read_alias, replica_reads
 from memories.recall import recall as recall_hits
-from zeromemory.db_router import read_alias, replica_reads
 
 Outcome = tuple[int, dict[str, Any]]
 

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 
 class BearerTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "memories.auth.BearerTokenAuthentication"
+    target_class = "memories.api.auth.BearerTokenAuthentication"
     name = "bearerToken"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:

@@ -4,29 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
 from memories.models import Credential
-from memories.ratelimit import Limit, rate_limit_take
-
-
-def credential_limit() -> Limit | None:
-    per_minute: int = settings.RATE_LIMIT_PER_MINUTE
-    return Limit(requests=per_minute, period_seconds=60.0) if per_minute else None
-
-
-def credential_rate_key(credential: Credential) -> str:
-    return f"credential:{credential.pk}"
-
-
-def credential_wait(credential: Credential) -> int | None:
-    """Counts a request of this token: None if allowed, else the seconds to wait."""
-    limit = credential_limit()
-    if limit is None:
-        return None
-    return rate_limit_take(key=credential_rate_key(credential), limit=limit)
+from memories.platform.ratelimit import credential_wait
 
 
 class CredentialRateThrottle(BaseThrottle):

@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from memories.api import examples as ex
 from memories.api import operations
+from memories.api.auth import request_credential, request_user
 from memories.api.pagination import FeedPagination, page_parameters
 from memories.api.schema import error_responses
 from memories.api.serializers import (
@@ -24,8 +25,7 @@ from memories.api.serializers import (
     RememberInputSerializer,
     RememberResponseSerializer,
 )
-from memories.auth import request_credential, request_user
-from memories.idempotency import MAX_KEY_LENGTH
+from memories.platform.idempotency import MAX_KEY_LENGTH
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",

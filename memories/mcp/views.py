@@ -22,9 +22,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from rest_framework import exceptions
 
-from memories.api.throttling import credential_wait
-from memories.auth import credential_for_token
 from memories.mcp.server import CURRENT_CALLER, SERVER, Caller
+from memories.platform.ratelimit import credential_wait
+from memories.platform.tokens import credential_for_token
 from zeromemory.errors import describe_exception, error_body, server_error_body
 
 AUTHENTICATE = 'Bearer realm="zeromemory"'

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from memories.errors import Conflict, ErrorCode
 from memories.models import Credential, Membership, Project
-from memories.tokens import generate_token, hash_token
+from memories.platform.tokens import generate_token, hash_token
 
 
 def project_create(*, slug: str, name: str = "") -> tuple[Project, bool]:

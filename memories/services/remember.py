@@ -11,7 +11,7 @@ from django.db import transaction
 
 from memories import hooks
 from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, LoopStatus, Provenance, State, Visibility
-from memories.embeddings import EmbeddingError, embed_one, get_embedder
+from memories.embedding import EmbeddingError, embed_one, get_embedder
 from memories.errors import ErrorCode, Forbidden, NotFound, ServiceUnavailable, ValidationFailed
 from memories.locks import advisory_lock, lock_memories
 from memories.models import Credential, Memory

@@ -8,9 +8,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from memories.api.auth import request_user
 from memories.api.pagination import page_parameters
 from memories.api.schema import error_responses
-from memories.auth import request_user
 from review import services
 from review.api.serializers import (
     ConflictPageSerializer,

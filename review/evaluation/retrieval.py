@@ -34,7 +34,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from memories.choices import LinkType, State, Visibility
-from memories.embeddings import get_embedder
+from memories.embedding import get_embedder
 from memories.models import Memory
 from memories.ranking import fused_ranking
 from memories.recall import recall

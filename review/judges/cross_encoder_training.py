@@ -36,9 +36,9 @@ OUT_OF_SOURCE_FILE = "out_of_source.json"
 
 
 def packaged_model() -> Path:
-    from memories.embeddings import _packaged_model_path
+    from memories.embedding.sentence_transformer import packaged_model_path
 
-    return Path(_packaged_model_path())
+    return Path(packaged_model_path())
 
 
 def _batches(examples: Sequence[Example], tokenizer: Any, size: int, rng: random.Random | None) -> Any:

@@ -98,7 +98,7 @@ class LocalJudge:
             return self._read(pair, structure)
         embedding_a, embedding_b = pair.embedding_a, pair.embedding_b
         if embedding_a is None or embedding_b is None:
-            from memories.embeddings import get_embedder
+            from memories.embedding import get_embedder
 
             embedding_a, embedding_b = get_embedder().embed([pair.a, pair.b])
         features = self.features(pair.a, pair.b, embedding_a, embedding_b, pair.kind_a, pair.kind_b)

@@ -86,7 +86,7 @@ def embedding_cache() -> Path:
 
 
 def embedding_model_name() -> str:
-    from memories.embeddings import get_embedder
+    from memories.embedding import get_embedder
 
     embedder = get_embedder()
     return str(getattr(embedder, "name", type(embedder).__name__))

@@ -61,7 +61,7 @@ def test_a_wrong_token_with_a_real_prefix_is_compared_as_a_hash_in_constant_time
         compared.append((left, right))
         return compare_digest(left, right)
 
-    monkeypatch.setattr("memories.tokens.hmac.compare_digest", spy)
+    monkeypatch.setattr("memories.platform.tokens.hmac.compare_digest", spy)
     forged = alice.token[:-4] + "AAAA"
     anonymous.credentials(HTTP_AUTHORIZATION=f"Bearer {forged}")
 

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 from django.db.models import F
 
-from memories.api.throttling import credential_rate_key
 from memories.models import Memory, RateLimitBucket
-from memories.ratelimit import Limit, rate_limit_blocked_for, rate_limit_take
+from memories.platform.ratelimit import Limit, credential_rate_key, rate_limit_blocked_for, rate_limit_take
 from tests.conftest import Persona
 
 FEED = "/api/v1/memories/"
@@ -113,7 +112,7 @@ def test_zero_turns_the_limit_off(alice: Persona, settings: Any) -> None:
 def test_a_sweep_deletes_at_most_its_bound_and_expired_rows_go_over_repeated_sweeps(db: None, monkeypatch: Any) -> None:
     from django.utils import timezone
 
-    from memories import ratelimit
+    from memories.platform import ratelimit
 
     now = timezone.now()
     RateLimitBucket.objects.bulk_create(

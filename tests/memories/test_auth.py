@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from memories.models import Credential, Memory
-from memories.tokens import hash_token
+from memories.platform.tokens import hash_token
 from tests.factories import issue_token
 
 

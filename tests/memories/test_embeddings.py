@@ -19,9 +19,16 @@ import numpy as np
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from memories import embeddings, onnx_embedder
-from memories.embeddings import EmbeddingError, SentenceTransformerEmbedder, build_embedder, get_embedder
-from memories.onnx_embedder import OnnxEmbedder
+from memories import embedding as embeddings
+from memories.embedding import (
+    EmbeddingError,
+    SentenceTransformerEmbedder,
+    build_embedder,
+    get_embedder,
+    onnx_backend,
+    onnx_export,
+)
+from memories.embedding.onnx_backend import OnnxEmbedder
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 TEXTS = [
@@ -128,8 +135,8 @@ def test_a_second_construction_loads_the_cache_without_exporting(onnx_cache, onn
     def forbidden(*args, **kwargs):
         raise AssertionError("exported or loaded torch again")
 
-    monkeypatch.setattr(onnx_embedder, "export", forbidden)
-    monkeypatch.setattr(onnx_embedder, "quantize", forbidden)
+    monkeypatch.setattr(onnx_export, "export", forbidden)
+    monkeypatch.setattr(onnx_export, "quantize", forbidden)
     monkeypatch.setattr(embeddings, "SentenceTransformerEmbedder", forbidden)
 
     again = build_embedder("", "cpu", "onnx", cache_dir=onnx_cache, threads=0)
@@ -143,7 +150,7 @@ def test_a_second_construction_loads_the_cache_without_exporting(onnx_cache, onn
 
 def test_a_cached_export_loads_without_importing_torch(onnx_cache, onnx_fp32):
     script = (
-        "import sys; from pathlib import Path; from memories.embeddings import build_embedder; "
+        "import sys; from pathlib import Path; from memories.embedding import build_embedder; "
         f"e = build_embedder('', 'cpu', 'onnx', cache_dir=Path({str(onnx_cache)!r}), threads=1); "
         "e.embed(['warm-up']); "
         "print(type(e).__name__, 'torch' in sys.modules, 'sentence_transformers' in sys.modules)"
@@ -161,10 +168,10 @@ def test_a_failed_export_falls_back_to_torch_with_a_warning(settings, tmp_path, 
     def broken_export(*args, **kwargs):
         raise RuntimeError("the exporter broke")
 
-    monkeypatch.setattr(onnx_embedder, "export", broken_export)
+    monkeypatch.setattr(onnx_export, "export", broken_export)
     monkeypatch.setattr(embeddings, "SentenceTransformerEmbedder", lambda *args: torch_embedder)
 
-    with caplog.at_level(logging.WARNING, logger="memories.embeddings"):
+    with caplog.at_level(logging.WARNING, logger="memories.embedding"):
         embedder = build_embedder("", "cpu", "onnx")
 
     assert embedder is torch_embedder
@@ -182,11 +189,11 @@ def test_an_export_that_gives_other_vectors_is_never_cached(
     # The exporter "writes" the good graph (a copy of the shared export, to save the seconds
     # of a real one), but pooling goes wrong: the verification against torch must catch it.
     monkeypatch.setattr(torch.onnx, "export", lambda module, args, path, **kwargs: shutil.copy(onnx_fp32.path, path))
-    real_pool = onnx_embedder.pool
-    monkeypatch.setattr(onnx_embedder, "pool", lambda hidden, mask, mode: real_pool(hidden, mask, "cls"))
+    real_pool = onnx_backend.pool
+    monkeypatch.setattr(onnx_backend, "pool", lambda hidden, mask, mode: real_pool(hidden, mask, "cls"))
     monkeypatch.setattr(embeddings, "SentenceTransformerEmbedder", lambda *args: torch_embedder)
 
-    with caplog.at_level(logging.WARNING, logger="memories.embeddings"):
+    with caplog.at_level(logging.WARNING, logger="memories.embedding"):
         embedder = build_embedder("", "cpu", "onnx")
 
     assert embedder is torch_embedder
@@ -195,17 +202,17 @@ def test_an_export_that_gives_other_vectors_is_never_cached(
 
 
 def test_the_export_lock_keeps_a_second_exporter_waiting(onnx_fp32, tmp_path):
-    entry = onnx_embedder.CacheEntry(tmp_path / "model")
+    entry = onnx_backend.CacheEntry(tmp_path / "model")
     outcome: list[str] = []
 
     def second() -> None:
         try:
-            with onnx_embedder.export_lock(entry, timeout=0.3):
+            with onnx_export.export_lock(entry, timeout=0.3):
                 outcome.append("acquired")
         except TimeoutError:
             outcome.append("timed out")
 
-    with onnx_embedder.export_lock(entry):
+    with onnx_export.export_lock(entry):
         waiting = threading.Thread(target=second)
         waiting.start()
         waiting.join()

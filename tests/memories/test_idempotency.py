@@ -51,7 +51,7 @@ def test_the_same_key_with_another_body_is_refused(alice):
 
 
 def test_a_replay_while_the_same_request_is_running_is_a_409(alice):
-    from memories.idempotency import request_fingerprint
+    from memories.platform.idempotency import request_fingerprint
 
     body = {"content": "Anything"}
     IdempotencyRecord.objects.create(
@@ -66,7 +66,7 @@ def test_a_replay_while_the_same_request_is_running_is_a_409(alice):
 
 
 def test_an_abandoned_first_attempt_is_taken_over(alice):
-    from memories.idempotency import request_fingerprint
+    from memories.platform.idempotency import request_fingerprint
 
     body = {"content": "Written after a crash"}
     IdempotencyRecord.objects.create(
@@ -145,7 +145,7 @@ def test_a_key_freed_by_its_failing_first_attempt_during_a_retrys_claim_is_claim
     """The race of a retry with a failing first attempt: the retry's insert hits the first
     attempt's record, the first attempt fails and frees the key, and only then does the retry
     read the record. The retry runs the write (it answered 500 before)."""
-    from memories.idempotency import request_fingerprint
+    from memories.platform.idempotency import request_fingerprint
 
     body = {"content": "Stored by the retry"}
     IdempotencyRecord.objects.create(

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.db import DatabaseError
 
-from memories.embeddings import EmbeddingError
+from memories.embedding import EmbeddingError
 from memories.models import Link, Memory, MemoryEvent
 from memories.services import remember as remember_module
 from tests.factories import make_memory

@@ -63,7 +63,7 @@ def test_recall_and_the_feed_read_from_the_replica_and_lookups_from_the_primary(
 
 
 def test_without_replicas_every_read_uses_the_primary(alice: Persona) -> None:
-    from zeromemory.db_router import ReplicaRouter, replica_reads
+    from memories.platform.replicas import ReplicaRouter, replica_reads
 
     with replica_reads():
         assert ReplicaRouter().db_for_read(None) == "default"

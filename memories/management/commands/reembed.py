@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from tqdm import tqdm
 
-from memories.embeddings import build_embedder
+from memories.embedding import build_embedder
 from memories.models import Memory
 
 

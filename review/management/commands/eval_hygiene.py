@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from memories.embeddings import get_embedder
+from memories.embedding import get_embedder
 from review.evaluation.pairs import EXTERNAL_DEFAULT, evaluate_pairs
 
 

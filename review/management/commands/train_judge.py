@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from memories.embeddings import get_embedder
+from memories.embedding import get_embedder
 from review.judges.features import FEATURE_SETS
 from review.judges.local import WEIGHTS_FILE, softmax
 from review.judges.training import (

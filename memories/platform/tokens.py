@@ -11,6 +11,11 @@ import hashlib
 import hmac
 import secrets
 import string
+from datetime import timedelta
+
+from django.utils import timezone
+
+from memories.models import Credential
 
 TOKEN_SCHEME = "zm"
 _ALPHABET = string.ascii_letters + string.digits
@@ -44,3 +49,26 @@ def parse_prefix(token: str) -> str | None:
 
 def hashes_match(token: str, stored_hash: str) -> bool:
     return hmac.compare_digest(hash_token(token), stored_hash)
+
+
+# last_used_at is informational: writing it on every request would add a write to every read.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def credential_for_token(token: str) -> Credential | None:
+    """The active credential whose token this is, or None. Constant time in the secret."""
+    prefix = parse_prefix(token)
+    if prefix is None:
+        return None
+    candidates = Credential.objects.select_related("user").filter(prefix=prefix, revoked_at__isnull=True)
+    match = None
+    for credential in candidates:
+        if hashes_match(token, credential.token_hash):
+            match = credential
+    if match is None or not match.user.is_active:
+        return None
+    now = timezone.now()
+    if match.last_used_at is None or now - match.last_used_at > LAST_USED_RESOLUTION:
+        Credential.objects.filter(pk=match.pk).update(last_used_at=now)
+        match.last_used_at = now
+    return match

@@ -1,39 +1,16 @@
-"""``Authorization: Bearer <token>`` for the REST API and MCP."""
+"""``Authorization: Bearer <token>`` for the REST API (MCP reads the same header itself:
+``memories.mcp.views``); tokens are looked up by ``memories.platform.tokens``."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from memories.models import Credential
-from memories.tokens import hashes_match, parse_prefix
-
-# last_used_at is informational: writing it on every request would add a write to every read.
-LAST_USED_RESOLUTION = timedelta(minutes=1)
-
-
-def credential_for_token(token: str) -> Credential | None:
-    """The active credential whose token this is, or None. Constant time in the secret."""
-    prefix = parse_prefix(token)
-    if prefix is None:
-        return None
-    candidates = Credential.objects.select_related("user").filter(prefix=prefix, revoked_at__isnull=True)
-    match = None
-    for credential in candidates:
-        if hashes_match(token, credential.token_hash):
-            match = credential
-    if match is None or not match.user.is_active:
-        return None
-    now = timezone.now()
-    if match.last_used_at is None or now - match.last_used_at > LAST_USED_RESOLUTION:
-        Credential.objects.filter(pk=match.pk).update(last_used_at=now)
-        match.last_used_at = now
-    return match
+from memories.platform.tokens import credential_for_token
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):

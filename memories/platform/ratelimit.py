@@ -14,10 +14,11 @@ import math
 import random
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import connections, router
 from django.db.backends.utils import CursorWrapper
 
-from memories.models import RateLimitBucket
+from memories.models import Credential, RateLimitBucket
 
 # Intervals are kept to the microsecond, so N of them can add up to a hair over the period;
 # the slack keeps the N-th request of a burst from being refused for that.
@@ -100,3 +101,23 @@ def rate_limit_blocked_for(*, key: str, limit: Limit) -> int | None:
     if row is None or row[0] <= 0:
         return None
     return _retry_after(row[0])
+
+
+# -- the per-token budget, REST and MCP together ------------------------------------------
+
+
+def credential_limit() -> Limit | None:
+    per_minute: int = settings.RATE_LIMIT_PER_MINUTE
+    return Limit(requests=per_minute, period_seconds=60.0) if per_minute else None
+
+
+def credential_rate_key(credential: Credential) -> str:
+    return f"credential:{credential.pk}"
+
+
+def credential_wait(credential: Credential) -> int | None:
+    """Counts a request of this token: None if allowed, else the seconds to wait."""
+    limit = credential_limit()
+    if limit is None:
+        return None
+    return rate_limit_take(key=credential_rate_key(credential), limit=limit)
