@@ -20,6 +20,7 @@ class ErrorCode(StrEnum):
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     IDEMPOTENCY_IN_PROGRESS = "idempotency_in_progress"
     LINK_TARGET_NOT_FOUND = "link_target_not_found"
+    RATE_LIMITED = "rate_limited"
 
 
 class DomainError(Exception):
@@ -57,6 +58,17 @@ class Conflict(DomainError):
 class Unprocessable(DomainError):
     status = 422
     code = ErrorCode.IDEMPOTENCY_KEY_REUSED
+
+
+class RateLimited(DomainError):
+    status = 429
+    code = ErrorCode.RATE_LIMITED
+
+    def __init__(self, retry_after: int) -> None:
+        # Worded as the REST API's throttle has always answered.
+        unit = "second" if retry_after == 1 else "seconds"
+        super().__init__(f"Request was throttled. Expected available in {retry_after} {unit}.")
+        self.retry_after = retry_after
 
 
 class ServiceUnavailable(DomainError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -61,6 +62,37 @@ def memory_feed(
     if query:
         memories = memories.filter(content__icontains=query)
     return memories.order_by("-created_at", "-id")
+
+
+@dataclass(frozen=True)
+class FeedPage:
+    memories: list[Memory]
+    # Where the next page starts (the last row's created_at and id), or None after the last page.
+    next_after: tuple[datetime, str] | None
+
+
+def memory_feed_page(
+    *,
+    user: User,
+    state: str = State.LIVE,
+    kind: str | None = None,
+    project: Project | None = None,
+    query: str | None = None,
+    after: tuple[datetime, str] | None = None,
+    size: int,
+) -> FeedPage:
+    """One page of the feed by keyset: the rows strictly older than ``after`` in feed order.
+
+    A page is read from where the last one ended, not counted from the top, so memories written
+    meanwhile neither shift nor repeat rows.
+    """
+    memories = memory_feed(user=user, state=state, kind=kind, project=project, query=query)
+    if after is not None:
+        created_at, memory_id = after
+        memories = memories.filter(Q(created_at__lt=created_at) | Q(created_at=created_at, id__lt=memory_id))
+    rows = list(memories[: size + 1])
+    page, more = rows[:size], len(rows) > size
+    return FeedPage(memories=page, next_after=(page[-1].created_at, page[-1].id) if more else None)
 
 
 SIMILAR_LIMIT = 10

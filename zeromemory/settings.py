@@ -299,7 +299,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["memories.api.parsers.JSONParser"],
-    "EXCEPTION_HANDLER": "zeromemory.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "memories.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["memories.api.throttling.CredentialRateThrottle"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": None,

@@ -6,7 +6,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample
 
-from memories.api.serializers import similar_hint
+from memories.agent.results import similar_hint
 
 MEMORY: dict[str, Any] = {
     "id": "mem_01M8WC8KGHKSTCR9Z3DAT1SG2G",

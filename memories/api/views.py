@@ -1,14 +1,18 @@
-"""Thin REST views: parse the HTTP request, run the operation (shared with MCP), render."""
+"""Thin REST views: read the HTTP request, run the agent verb (shared with MCP), answer with the
+status the outcome calls for."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from memories.agent import contract
+from memories.agent import verbs as agent
+from memories.agent.results import memory_body
 from memories.api import examples as ex
-from memories.api import operations
 from memories.api.auth import request_credential, request_user
 from memories.api.pagination import FeedPagination, page_parameters
 from memories.api.schema import error_responses
@@ -25,11 +29,10 @@ from memories.api.serializers import (
     RememberInputSerializer,
     RememberResponseSerializer,
 )
-from memories.platform.idempotency import MAX_KEY_LENGTH
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
+    {"type": "string", "minLength": 1, "maxLength": contract.MAX_IDEMPOTENCY_KEY_LENGTH},
     OpenApiParameter.HEADER,
     required=False,
     description="Retry-safe writes: a replay with the same key and body returns the original answer "
@@ -50,11 +53,11 @@ class MemoryListView(APIView):
         summary="The feed: visible memories, newest first, cursor-paginated.",
     )
     def get(self, request: Request) -> Response:
-        memories = operations.feed_queryset(user=request_user(request), data=request.query_params)
+        rows = agent.feed_rows(user=request_user(request), arguments=request.query_params)
         paginator = FeedPagination()
-        page = paginator.paginate_queryset(memories, request, view=self)
+        page = paginator.paginate_queryset(rows, request, view=self)
         assert page is not None
-        return Response({"results": MemorySerializer(page, many=True).data, "next": paginator.get_next_link()})
+        return Response({"results": [memory_body(memory) for memory in page], "next": paginator.get_next_link()})
 
     @extend_schema(
         operation_id="memories_remember",
@@ -82,13 +85,13 @@ class MemoryListView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        answer, body = operations.remember(
+        remembered = agent.remember(
             user=request_user(request),
             credential=request_credential(request),
-            data=request.data,
+            arguments=request.data,
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
-        return Response(body, status=answer)
+        return Response(remembered.body, status=status.HTTP_200_OK if remembered.absorbed else status.HTTP_201_CREATED)
 
 
 class MemoryDetailView(APIView):
@@ -100,12 +103,7 @@ class MemoryDetailView(APIView):
         summary="One memory with its lifecycle fields.",
     )
     def get(self, request: Request, memory_id: str) -> Response:
-        return _respond(operations.detail(user=request_user(request), memory_id=memory_id))
-
-
-def _respond(outcome: operations.Outcome) -> Response:
-    answer, body = outcome
-    return Response(body, status=answer)
+        return Response(agent.detail(user=request_user(request), memory_id=memory_id))
 
 
 class MemoryForgetView(APIView):
@@ -121,12 +119,12 @@ class MemoryForgetView(APIView):
         ],
     )
     def post(self, request: Request, memory_id: str) -> Response:
-        return _respond(
-            operations.forget(
+        return Response(
+            agent.forget(
                 user=request_user(request),
                 credential=request_credential(request),
                 memory_id=memory_id,
-                data=request.data,
+                arguments=request.data,
             )
         )
 
@@ -141,12 +139,12 @@ class MemoryRestoreView(APIView):
         summary="Make a superseded or forgotten memory live again.",
     )
     def post(self, request: Request, memory_id: str) -> Response:
-        return _respond(
-            operations.restore(
+        return Response(
+            agent.restore(
                 user=request_user(request),
                 credential=request_credential(request),
                 memory_id=memory_id,
-                data=request.data,
+                arguments=request.data,
             )
         )
 
@@ -160,7 +158,7 @@ class MemoryHistoryView(APIView):
         summary="The version chain around a memory: every memory joined to it by supersedes links.",
     )
     def get(self, request: Request, memory_id: str) -> Response:
-        return _respond(operations.history(user=request_user(request), memory_id=memory_id))
+        return Response(agent.history(user=request_user(request), memory_id=memory_id))
 
 
 class LinkCreateView(APIView):
@@ -183,7 +181,8 @@ class LinkCreateView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        return _respond(operations.link(user=request_user(request), data=request.data))
+        linked = agent.link(user=request_user(request), arguments=request.data)
+        return Response(linked.body, status=status.HTTP_201_CREATED if linked.created else status.HTTP_200_OK)
 
 
 class RecallView(APIView):
@@ -202,4 +201,4 @@ class RecallView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        return _respond(operations.recall(user=request_user(request), data=request.data))
+        return Response(agent.recall(user=request_user(request), arguments=request.data))

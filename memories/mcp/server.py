@@ -19,9 +19,9 @@ from django.contrib.auth.models import User
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
+from memories.agent.errors import as_domain_error, domain_error_body, error_body, server_error_body
 from memories.mcp.tools import INSTRUCTIONS, TOOLS, AgentTool, unknown_arguments
 from memories.models import Credential
-from zeromemory.errors import describe_exception, error_body, server_error_body
 
 logger = logging.getLogger(__name__)
 
@@ -53,13 +53,13 @@ def run_tool(tool: AgentTool, caller: Caller, arguments: dict[str, Any]) -> type
     if unknown:
         return _error("invalid", f"{tool.name} does not take these arguments; see fields.", unknown)
     try:
-        _status, body = tool.run(caller.user, caller.credential, dict(arguments))
+        body = tool.run(caller.user, caller.credential, dict(arguments))
     except Exception as exc:
-        described = describe_exception(exc)
-        if described is None:
+        error = as_domain_error(exc)
+        if error is None:
             logger.exception("Unhandled error in MCP tool %s", tool.name)
             return _result(server_error_body(), is_error=True)
-        return _result(described[1], is_error=True)
+        return _result(domain_error_body(error), is_error=True)
     return _result(body)
 
 

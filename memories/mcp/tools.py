@@ -1,9 +1,10 @@
-"""The MCP tools: names, descriptions and input schemas, each bound to an agent operation.
+"""The MCP tools: names, descriptions and input schemas, each bound to an agent verb.
 
 The descriptions are where an agent learns how to use the server (recall before writing,
 declare what a write replaces), so they say it plainly and show the exact argument shapes.
-Arguments are validated by the same serializers as the REST API, so a bad argument answers
-the same ``invalid`` error with field messages; the schemas here describe, they do not gate.
+The input schemas are written from the agent contract's limits, and arguments are checked by
+the contract itself, as for the REST API, so a bad argument answers the same ``invalid`` error
+with field messages; the schemas here describe, they do not gate.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from memories.api import operations
+from memories.agent import contract
+from memories.agent import verbs as agent
 from memories.choices import Kind, LinkType, Visibility
 from memories.errors import ValidationFailed
 from memories.ids import MEMORY_ID_RE
-from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH, Credential
+from memories.models import Credential
 
 INSTRUCTIONS = """\
 zeromemory keeps short statements ("memories") for you and your team across conversations.
@@ -39,7 +41,7 @@ MEMORY_ID_SCHEMA: dict[str, Any] = {
 }
 PROJECT_SCHEMA: dict[str, Any] = {
     "type": ["string", "null"],
-    "maxLength": 64,
+    "maxLength": contract.MAX_PROJECT_SLUG_LENGTH,
     "description": "Project slug. Omit it for your personal scope.",
 }
 
@@ -60,7 +62,7 @@ in this same call and the server stores the new memory, retires the old one (rev
 records the version link, atomically:
   {"content": "Deploy window is Friday 14:00 UTC.", "project": "acme",
    "links": [{"type": "supersedes", "dst": "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T"}]}
-Up to 10 supersedes targets per write. Targets that are already retired or missing are reported \
+Up to {max_supersedes} supersedes targets per write. Targets that are already retired or missing are reported \
 in `skipped` and the write still succeeds.
 
 Without a declaration the answer lists `similar_existing`: your nearest live memories. If one \
@@ -68,15 +70,17 @@ is an older version of what you just wrote, call remember again with the same co
 links=[{"type": "supersedes", "dst": "<that id>"}] (the repeat is absorbed and the declaration \
 applies). Repeating a statement verbatim never makes a duplicate: the answer has absorbed=true.
 
-Answers {"memory", "absorbed", "superseded", "skipped", "similar_existing"?, "hint"?}."""
+Answers {"memory", "absorbed", "superseded", "skipped", "similar_existing"?, "hint"?}.""".replace(
+    "{max_supersedes}", str(contract.MAX_SUPERSEDES)
+)
 
 REMEMBER_SCHEMA = _object(
     {
         "content": {
             "type": "string",
             "minLength": 1,
-            "maxLength": MAX_CONTENT_LENGTH,
-            "description": "The statement, 1 to 8,000 characters.",
+            "maxLength": contract.MAX_CONTENT_LENGTH,
+            "description": f"The statement, 1 to {contract.MAX_CONTENT_LENGTH:,} characters.",
         },
         "kind": {"type": "string", "enum": list(Kind.values), "default": Kind.FACT.value},
         "project": PROJECT_SCHEMA,
@@ -88,16 +92,16 @@ REMEMBER_SCHEMA = _object(
         },
         "session": {
             "type": ["string", "null"],
-            "maxLength": MAX_SESSION_LENGTH,
+            "maxLength": contract.MAX_SESSION_LENGTH,
             "description": "Your conversation or run id; repeats are absorbed within a session.",
         },
         "metadata": {
             "type": "object",
-            "description": f"Any JSON object, at most {MAX_METADATA_BYTES:,} bytes.",
+            "description": f"Any JSON object, at most {contract.MAX_METADATA_BYTES:,} bytes.",
         },
         "links": {
             "type": "array",
-            "maxItems": 50,
+            "maxItems": contract.MAX_LINKS,
             "description": 'Typed edges from the new memory. {"type": "supersedes", "dst": id} replaces that memory.',
             "items": _object(
                 {"type": {"type": "string", "enum": list(LinkType.values)}, "dst": MEMORY_ID_SCHEMA},
@@ -107,7 +111,7 @@ REMEMBER_SCHEMA = _object(
         "idempotency_key": {
             "type": "string",
             "minLength": 1,
-            "maxLength": 255,
+            "maxLength": contract.MAX_IDEMPOTENCY_KEY_LENGTH,
             "description": "Retry safety: a repeat with the same key and arguments returns the first answer.",
         },
     },
@@ -122,10 +126,19 @@ stood at that time. Answers {"results": [{"memory", "distance", "score"}]}, best
 
 RECALL_SCHEMA = _object(
     {
-        "query": {"type": "string", "minLength": 1, "maxLength": MAX_CONTENT_LENGTH},
+        "query": {"type": "string", "minLength": 1, "maxLength": contract.MAX_CONTENT_LENGTH},
         "project": {**PROJECT_SCHEMA, "description": "Search this project plus your personal scope."},
-        "kinds": {"type": "array", "items": {"type": "string", "enum": list(Kind.values)}, "maxItems": 8},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+        "kinds": {
+            "type": "array",
+            "items": {"type": "string", "enum": list(Kind.values)},
+            "maxItems": contract.MAX_RECALL_KINDS,
+        },
+        "limit": {
+            "type": "integer",
+            "minimum": contract.MIN_RECALL_LIMIT,
+            "maximum": contract.MAX_RECALL_LIMIT,
+            "default": contract.RECALL_LIMIT,
+        },
         "include_superseded": {"type": "boolean", "default": False},
         "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
     },
@@ -133,7 +146,11 @@ RECALL_SCHEMA = _object(
 )
 
 ONE_MEMORY_SCHEMA = _object({"memory_id": MEMORY_ID_SCHEMA}, ["memory_id"])
-REASON_SCHEMA = {"type": "string", "maxLength": 2000, "description": "Why (kept in the history)."}
+REASON_SCHEMA = {
+    "type": "string",
+    "maxLength": contract.MAX_REASON_LENGTH,
+    "description": "Why (kept in the history).",
+}
 LIFECYCLE_SCHEMA = _object({"memory_id": MEMORY_ID_SCHEMA, "reason": REASON_SCHEMA}, ["memory_id"])
 
 FORGET_DESCRIPTION = """\
@@ -165,11 +182,16 @@ cursor for the following page (null at the end)."""
 
 FEED_SCHEMA = _object(
     {
-        "state": {"type": "string", "enum": ["live", "superseded", "forgotten", "all"], "default": "live"},
+        "state": {"type": "string", "enum": list(contract.FEED_STATES), "default": "live"},
         "kind": {"type": "string", "enum": list(Kind.values)},
-        "project": {"type": "string", "maxLength": 64},
-        "q": {"type": "string", "maxLength": 500, "description": "Text search of content."},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+        "project": {"type": "string", "maxLength": contract.MAX_PROJECT_SLUG_LENGTH},
+        "q": {"type": "string", "maxLength": contract.MAX_FEED_QUERY_LENGTH, "description": "Text search of content."},
+        "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": contract.MAX_FEED_PAGE_SIZE,
+            "default": contract.FEED_PAGE_SIZE,
+        },
         "cursor": {"type": "string", "description": "The previous page's next."},
     },
     [],
@@ -182,7 +204,7 @@ class AgentTool:
     title: str
     description: str
     input_schema: dict[str, Any]
-    run: Callable[[User, Credential, dict[str, Any]], operations.Outcome]
+    run: Callable[[User, Credential, dict[str, Any]], dict[str, Any]]
     read_only: bool = False
     idempotent: bool = False
 
@@ -195,19 +217,19 @@ def _memory_id(arguments: dict[str, Any]) -> str:
     return memory_id
 
 
-def _remember(user: User, credential: Credential, arguments: dict[str, Any]) -> operations.Outcome:
+def _remember(user: User, credential: Credential, arguments: dict[str, Any]) -> dict[str, Any]:
     key = arguments.pop("idempotency_key", None)
-    return operations.remember(
-        user=user, credential=credential, data=arguments, idempotency_key=None if key is None else str(key)
-    )
+    return agent.remember(
+        user=user, credential=credential, arguments=arguments, idempotency_key=None if key is None else str(key)
+    ).body
 
 
-def _forget(user: User, credential: Credential, arguments: dict[str, Any]) -> operations.Outcome:
-    return operations.forget(user=user, credential=credential, memory_id=_memory_id(arguments), data=arguments)
+def _forget(user: User, credential: Credential, arguments: dict[str, Any]) -> dict[str, Any]:
+    return agent.forget(user=user, credential=credential, memory_id=_memory_id(arguments), arguments=arguments)
 
 
-def _restore(user: User, credential: Credential, arguments: dict[str, Any]) -> operations.Outcome:
-    return operations.restore(user=user, credential=credential, memory_id=_memory_id(arguments), data=arguments)
+def _restore(user: User, credential: Credential, arguments: dict[str, Any]) -> dict[str, Any]:
+    return agent.restore(user=user, credential=credential, memory_id=_memory_id(arguments), arguments=arguments)
 
 
 TOOLS: dict[str, AgentTool] = {
@@ -219,7 +241,7 @@ TOOLS: dict[str, AgentTool] = {
             "Recall",
             RECALL_DESCRIPTION,
             RECALL_SCHEMA,
-            lambda user, _credential, arguments: operations.recall(user=user, data=arguments),
+            lambda user, _credential, arguments: agent.recall(user=user, arguments=arguments),
             read_only=True,
         ),
         AgentTool(
@@ -246,7 +268,7 @@ TOOLS: dict[str, AgentTool] = {
                 {"src": MEMORY_ID_SCHEMA, "dst": MEMORY_ID_SCHEMA, "type": {"type": "string", "enum": LinkType.values}},
                 ["src", "dst", "type"],
             ),
-            lambda user, _credential, arguments: operations.link(user=user, data=arguments),
+            lambda user, _credential, arguments: agent.link(user=user, arguments=arguments).body,
             idempotent=True,
         ),
         AgentTool(
@@ -254,7 +276,7 @@ TOOLS: dict[str, AgentTool] = {
             "Version history",
             HISTORY_DESCRIPTION,
             ONE_MEMORY_SCHEMA,
-            lambda user, _credential, arguments: operations.history(user=user, memory_id=_memory_id(arguments)),
+            lambda user, _credential, arguments: agent.history(user=user, memory_id=_memory_id(arguments)),
             read_only=True,
         ),
         AgentTool(
@@ -262,7 +284,7 @@ TOOLS: dict[str, AgentTool] = {
             "Get a memory",
             GET_DESCRIPTION,
             ONE_MEMORY_SCHEMA,
-            lambda user, _credential, arguments: operations.detail(user=user, memory_id=_memory_id(arguments)),
+            lambda user, _credential, arguments: agent.detail(user=user, memory_id=_memory_id(arguments)),
             read_only=True,
         ),
         AgentTool(
@@ -270,7 +292,7 @@ TOOLS: dict[str, AgentTool] = {
             "Browse memories",
             FEED_DESCRIPTION,
             FEED_SCHEMA,
-            lambda user, _credential, arguments: operations.feed_page(user=user, data=arguments),
+            lambda user, _credential, arguments: agent.feed_page(user=user, arguments=arguments),
             read_only=True,
         ),
     ]

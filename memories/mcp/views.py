@@ -20,12 +20,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from rest_framework import exceptions
 
+from memories.agent.errors import as_domain_error, domain_error_body, error_body, server_error_body
+from memories.errors import RateLimited
 from memories.mcp.server import CURRENT_CALLER, SERVER, Caller
 from memories.platform.ratelimit import credential_wait
 from memories.platform.tokens import credential_for_token
-from zeromemory.errors import describe_exception, error_body, server_error_body
 
 AUTHENTICATE = 'Bearer realm="zeromemory"'
 # Django already checks the Host header against ALLOWED_HOSTS (the DNS-rebinding defence), and
@@ -52,8 +52,8 @@ def _authenticate(header: str) -> Caller | JsonResponse:
     wait = credential_wait(credential)
     if wait is not None:
         # The same budget as the REST API's, refused with its answer, before the SDK sees the call.
-        answer, body = describe_exception(exceptions.Throttled(wait)) or (429, server_error_body())
-        response = JsonResponse(body, status=answer)
+        refusal = RateLimited(wait)
+        response = JsonResponse(domain_error_body(refusal), status=refusal.status)
         response["Retry-After"] = str(wait)
         return response
     return Caller(user=credential.user, credential=credential)
@@ -130,8 +130,10 @@ async def mcp_endpoint(request: HttpRequest) -> HttpResponse:
     except DatabaseError as exc:
         # Tool calls report database errors themselves; the token lookup runs before them, and
         # unhandled it reached Django's handler: a 500 instead of the API's 503.
-        answer, body = describe_exception(exc) or (500, server_error_body())
-        return JsonResponse(body, status=answer)
+        error = as_domain_error(exc)
+        if error is None:
+            return JsonResponse(server_error_body(), status=500)
+        return JsonResponse(domain_error_body(error), status=error.status)
     if isinstance(caller, HttpResponse):
         return caller
     token = CURRENT_CALLER.set(caller)

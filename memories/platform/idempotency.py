@@ -1,10 +1,10 @@
-"""Idempotent retries of remember (``Idempotency-Key`` header).
+"""Idempotent retries of remember (REST's ``Idempotency-Key`` header, MCP's ``idempotency_key``).
 
-Agents retry on timeouts. A replay with the same key and body gets the original status and
-body and changes nothing; the same key with another body is refused (422); a replay while
-the first request still runs is refused (409). The record is written in the same
-transaction as the memory, so a crash can never leave a stored memory whose key would run
-the write again. Keys are per credential and kept for IDEMPOTENCY_TTL (24 hours).
+Agents retry on timeouts. A replay with the same key and arguments gets the original answer
+and changes nothing, whichever door either call came through; the same key with other
+arguments is refused (422); a replay while the first request still runs is refused (409). The
+record is written in the same transaction as the memory, so a crash can never leave a stored
+memory whose key would run the write again. Keys are per credential and kept for IDEMPOTENCY_TTL (24 hours).
 """
 
 from __future__ import annotations
@@ -28,14 +28,13 @@ MAX_KEY_LENGTH = 255
 CLAIM_ATTEMPTS = 3
 
 
-def request_fingerprint(method: str, path: str, body: Any) -> str:
-    canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"), default=str)
+def request_fingerprint(verb: str, arguments: Any) -> str:
+    """What a key is bound to: the verb and its arguments as the caller sent them."""
+    canonical = json.dumps([verb, arguments], sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def run_idempotently(
-    *, credential: Credential, key: str, request_hash: str, perform: Callable[[], tuple[int, Any]]
-) -> tuple[int, Any]:
+def run_idempotently(*, credential: Credential, key: str, request_hash: str, perform: Callable[[], Any]) -> Any:
     """Run ``perform`` once per (credential, key); replays answer what the first run did."""
     if not key or len(key) > MAX_KEY_LENGTH:
         raise ValidationFailed(
@@ -46,20 +45,26 @@ def run_idempotently(
     IdempotencyRecord.objects.filter(credential=credential, created_at__lt=now - IDEMPOTENCY_TTL).delete()
     record = _claim(credential, key, request_hash, now)
     if record.status == IdempotencyRecord.Status.COMPLETED:
-        assert record.response_status is not None
-        return record.response_status, record.response_body
+        return record.response_body
 
     try:
         with transaction.atomic():
-            status, body = perform()
+            body = perform()
             IdempotencyRecord.objects.filter(pk=record.pk).update(
-                status=IdempotencyRecord.Status.COMPLETED, response_status=status, response_body=body
+                status=IdempotencyRecord.Status.COMPLETED, response_status=_rest_status(body), response_body=body
             )
     except BaseException:
         # Nothing was stored; free the key so the client's retry runs the write afresh.
         IdempotencyRecord.objects.filter(pk=record.pk, status=IdempotencyRecord.Status.IN_PROGRESS).delete()
         raise
-    return status, body
+    return body
+
+
+def _rest_status(body: Any) -> int:
+    """The status REST answers a remember with. Replays read only the body (each door derives its
+    own answer from it), but the release before this one replays from this column, and a row it
+    finds without one fails: kept so a rollback within the keys' 24 hours stays safe."""
+    return 200 if isinstance(body, dict) and body.get("absorbed") else 201
 
 
 def _claim(credential: Credential, key: str, request_hash: str, now: Any) -> IdempotencyRecord:

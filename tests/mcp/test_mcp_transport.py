@@ -152,12 +152,12 @@ def test_concurrent_callers_each_act_as_themselves(asgi_server: str, alice: Pers
 def test_a_database_error_answers_the_same_503_code(asgi_server: str, alice: Persona, monkeypatch: Any) -> None:
     from django.db import OperationalError
 
-    from memories.api import operations
+    from memories.agent import verbs
 
     def broken(**_: Any) -> Any:
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(operations, "history", broken)
+    monkeypatch.setattr(verbs, "history", broken)
     memory = agent_for(asgi_server, alice).ok("remember", {"content": "Something to look up."})["memory"]
 
     error = agent_for(asgi_server, alice).error("memory_history", {"memory_id": memory["id"]})

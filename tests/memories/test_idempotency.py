@@ -55,7 +55,7 @@ def test_a_replay_while_the_same_request_is_running_is_a_409(alice):
 
     body = {"content": "Anything"}
     IdempotencyRecord.objects.create(
-        credential=alice.credential, key="busy", request_hash=request_fingerprint("POST", REMEMBER, body)
+        credential=alice.credential, key="busy", request_hash=request_fingerprint("remember", body)
     )
 
     response = post(alice, body, "busy")
@@ -72,7 +72,7 @@ def test_an_abandoned_first_attempt_is_taken_over(alice):
     IdempotencyRecord.objects.create(
         credential=alice.credential,
         key="crashed",
-        request_hash=request_fingerprint("POST", REMEMBER, body),
+        request_hash=request_fingerprint("remember", body),
         created_at=timezone.now() - timedelta(minutes=5),
     )
 
@@ -149,7 +149,7 @@ def test_a_key_freed_by_its_failing_first_attempt_during_a_retrys_claim_is_claim
 
     body = {"content": "Stored by the retry"}
     IdempotencyRecord.objects.create(
-        credential=alice.credential, key="freed", request_hash=request_fingerprint("POST", REMEMBER, body)
+        credential=alice.credential, key="freed", request_hash=request_fingerprint("remember", body)
     )
     manager = IdempotencyRecord.objects
     read_record = manager.select_for_update

@@ -1,10 +1,12 @@
-"""The memory object is built directly (memory_body) for speed; it must equal DRF's walk
-over MemorySerializer's declared fields, which is what the OpenAPI schema documents."""
+"""The memory and link objects are built directly by the agent layer (memory_body, link_body),
+for speed and for MCP; they must equal DRF's walk over the REST serializers' declared fields,
+which is what the OpenAPI schema documents."""
 
 from __future__ import annotations
 
-from memories.api.serializers import MemorySerializer, memory_body
-from memories.models import Memory
+from memories.agent.results import link_body, memory_body
+from memories.api.serializers import LinkSerializer, MemorySerializer
+from memories.models import Link, Memory
 from memories.services import LinkSpec, memory_forget, memory_remember
 from tests.factories import make_memory
 
@@ -40,3 +42,21 @@ def test_memory_body_equals_the_declared_serializer_in_every_state(alice, acme):
         assert list(memory_body(row)) == list(MemorySerializer().generic_representation(row))
     assert MemorySerializer(rows, many=True).data == [memory_body(row) for row in rows]
     assert {personal.pk, new.pk} <= {row.pk for row in rows}
+
+
+def test_link_body_equals_the_declared_serializer(alice, acme):
+    old = make_memory(alice.user, "The standup is at 09:30.", project=acme)
+    memory_remember(
+        user=alice.user,
+        credential=alice.credential,
+        content="The standup is at 09:45.",
+        kind="fact",
+        project_slug="acme",
+        links=[LinkSpec("supersedes", old.pk), LinkSpec("relates_to", old.pk)],
+    )
+
+    links = list(Link.objects.order_by("created_at"))
+    assert len(links) == 2
+    for link in links:
+        assert link_body(link) == LinkSerializer().generic_representation(link)
+        assert list(link_body(link)) == list(LinkSerializer().generic_representation(link))

@@ -25,21 +25,21 @@ import json
 from django.contrib.auth.models import User
 from django.db import connections
 from django.test.utils import CaptureQueriesContext
-from memories.api import operations
+from memories.agent import verbs
 
 alice = User.objects.get(username="alice")
 runs = {}
 for name, run in {
-    "recall": lambda: operations.recall(user=alice, data={"query": "deploy window", "project": "acme"}),
-    "feed": lambda: list(operations.feed_queryset(user=alice, data={})),
-    "detail": lambda: operations.detail(user=alice, memory_id=MEMORY_ID),
+    "recall": lambda: verbs.recall(user=alice, arguments={"query": "deploy window", "project": "acme"}),
+    "feed": lambda: list(verbs.feed_rows(user=alice, arguments={})),
+    "detail": lambda: verbs.detail(user=alice, memory_id=MEMORY_ID),
 }.items():
     primary, replica = CaptureQueriesContext(connections["default"]), CaptureQueriesContext(connections["replica1"])
     with primary, replica:
         answer = run()
     runs[name] = {"primary": len(primary.captured_queries), "replica": len(replica.captured_queries)}
     if name == "recall":
-        runs[name]["found"] = [hit["memory"]["id"] for hit in answer[1]["results"]]
+        runs[name]["found"] = [hit["memory"]["id"] for hit in answer["results"]]
 print("RESULT " + json.dumps(runs))
 """
 

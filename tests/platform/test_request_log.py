@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from memories.api import operations
+from memories.agent import verbs
 from tests.conftest import Persona
 from tests.factories import make_memory
 from zeromemory.embedded_db import EmbeddedServer
@@ -65,7 +65,7 @@ def test_a_database_error_is_logged_without_the_row_values_it_quotes(alice: Pers
             cursor.execute("INSERT INTO note VALUES (%s)", [secret_text])
 
     memory = make_memory(alice.user, "Anything at all.")
-    monkeypatch.setattr(operations, "history", failing)
+    monkeypatch.setattr(verbs, "history", failing)
     [console] = [h for h in logging.getLogger().handlers if isinstance(h.formatter, RedactingFormatter)]
     assert isinstance(console, logging.StreamHandler)
     server_log = EmbeddedServer(settings.DATA_DIR).log_file

@@ -1,0 +1,116 @@
+"""The agent verbs' answers as JSON-ready dicts: the memory object, the link object and the
+bodies built from them (SPEC §3, §4), the same through every door."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from memories.humanize import age
+from memories.models import Link, Memory
+from memories.recall import RecallHit
+from memories.selectors import History
+from memories.services import RememberResult
+from memories.text import preview
+
+
+def timestamp(value: datetime | None) -> str | None:
+    """ISO 8601 in the server's zone (UTC), with Z for +00:00."""
+    if value is None:
+        return None
+    text = value.astimezone(timezone.get_current_timezone()).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def memory_body(memory: Memory) -> dict[str, Any]:
+    """The memory object (SPEC §3)."""
+    return {
+        "id": memory.id,
+        "content": memory.content,
+        "kind": memory.kind,
+        "owner": memory.owner.username,
+        "project": memory.project.slug if memory.project is not None else None,
+        "visibility": memory.visibility,
+        "provenance": memory.provenance,
+        "session": memory.session,
+        "metadata": memory.metadata,
+        "state": memory.state,
+        "superseded_by": memory.superseded_by_id,
+        "invalidated_at": timestamp(memory.invalidated_at),
+        "loop_status": memory.loop_status,
+        "closed_by": memory.closed_by_id,
+        "closed_at": timestamp(memory.closed_at),
+        "created_at": timestamp(memory.created_at),
+        "updated_at": timestamp(memory.updated_at),
+    }
+
+
+def link_body(link: Link) -> dict[str, Any]:
+    """The link object (SPEC R-O4)."""
+    return {
+        "id": link.id,
+        "src": link.src_id,
+        "dst": link.dst_id,
+        "type": link.type,
+        "origin": link.origin,
+        "reverted": link.reverted,
+        "created_at": timestamp(link.created_at),
+    }
+
+
+def similar_hint(first_id: str) -> str:
+    return (
+        "These are your live memories most like what you just wrote, best match first. If one of them "
+        "is an older version of what you just wrote, replace it: remember the same content again with "
+        f'"links": [{{"type": "supersedes", "dst": "{first_id}"}}] (the repeat is absorbed into '
+        "the memory you just wrote and the declaration still applies). If they are different "
+        "facts, do nothing."
+    )
+
+
+def remember_body(result: RememberResult) -> dict[str, Any]:
+    """The answer to a remember (SPEC §3)."""
+    body: dict[str, Any] = {
+        "memory": memory_body(result.memory),
+        "absorbed": result.absorbed,
+        "superseded": result.superseded,
+        "skipped": result.skipped,
+    }
+    if result.similar_existing is not None:
+        now = timezone.now()
+        body["similar_existing"] = [
+            {
+                "id": item.memory.pk,
+                "kind": item.memory.kind,
+                "project": item.memory.project.slug if item.memory.project is not None else None,
+                "distance": round(item.distance, 6),
+                "score": round(item.score, 6),
+                "age": age((now - item.memory.created_at).total_seconds()),
+                "age_seconds": int((now - item.memory.created_at).total_seconds()),
+                "created_at": timestamp(item.memory.created_at),
+                "preview": preview(item.memory.content),
+            }
+            for item in result.similar_existing
+        ]
+        if body["similar_existing"]:
+            body["hint"] = similar_hint(body["similar_existing"][0]["id"])
+    return body
+
+
+def recall_body(hits: list[RecallHit]) -> dict[str, Any]:
+    return {
+        "results": [
+            {"memory": memory_body(hit.memory), "distance": float(hit.distance), "score": float(hit.score)}
+            for hit in hits
+        ]
+    }
+
+
+def history_body(found: History) -> dict[str, Any]:
+    return {
+        "head": found.head,
+        "versions": [memory_body(memory) for memory in found.versions],
+        "edges": [link_body(link) for link in found.edges],
+    }

@@ -1,0 +1,188 @@
+"""The agent verbs: check the arguments, call the service or selector, answer JSON-ready data.
+
+REST (``memories.api``) and MCP (``memories.mcp``) both call these, so a verb means the same
+thing and fails with the same error codes whichever door an agent uses. Nothing here knows
+HTTP: a failure is raised as a ``DomainError`` (its class carries the status a web door
+answers with), and where a door's answer depends on the outcome (created or absorbed) the
+result says so.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import QuerySet
+
+import memories.recall
+from memories import selectors, services
+from memories.agent import contract
+from memories.agent.results import history_body, link_body, memory_body, recall_body, remember_body
+from memories.errors import NotFound
+from memories.models import Credential, Memory
+from memories.platform.idempotency import request_fingerprint, run_idempotently
+from memories.platform.replicas import read_alias, replica_reads
+from memories.services import LinkSpec
+
+Body = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Remembered:
+    body: Body
+    # Absorbed into an existing memory (R-D1) rather than stored as a new one.
+    absorbed: bool
+
+
+@dataclass(frozen=True)
+class Linked:
+    body: Body
+    created: bool
+
+
+def remember(*, user: User, credential: Credential, arguments: Any, idempotency_key: str | None = None) -> Remembered:
+    def perform() -> Body:
+        fields = contract.REMEMBER.parse(arguments)
+        result = services.memory_remember(
+            user=user,
+            credential=credential,
+            content=fields["content"],
+            kind=fields["kind"],
+            project_slug=fields.get("project"),
+            visibility=fields.get("visibility"),
+            session=fields.get("session"),
+            metadata=fields.get("metadata"),
+            links=[LinkSpec(type=link["type"], dst=link["dst"]) for link in fields.get("links") or []],
+        )
+        return remember_body(result)
+
+    if idempotency_key is None:
+        body = perform()
+    else:
+        body = run_idempotently(
+            credential=credential,
+            key=idempotency_key,
+            request_hash=request_fingerprint("remember", arguments),
+            perform=perform,
+        )
+    return Remembered(body=body, absorbed=bool(body["absorbed"]))
+
+
+def recall(*, user: User, arguments: Any) -> Body:
+    fields = contract.RECALL.parse(arguments)
+    with replica_reads():
+        hits = memories.recall.recall(
+            user=user,
+            query=fields["query"],
+            project_slug=fields.get("project"),
+            kinds=fields.get("kinds"),
+            limit=fields["limit"],
+            include_superseded=fields["include_superseded"],
+            as_of=fields.get("as_of"),
+        )
+        return recall_body(hits)
+
+
+def _lifecycle(
+    *, user: User, credential: Credential, memory_id: str, arguments: Any, service: Callable[..., Memory]
+) -> Body:
+    """forget and restore: the same arguments ({"reason"?}) and answer (the memory)."""
+    fields = contract.REASON.parse(arguments if arguments is not None else {})
+    # Read back under the row lock the service took: read after its commit, a racing forget or
+    # restore could already have changed the memory, and a forget answered "live".
+    with transaction.atomic():
+        service(user=user, credential=credential, memory_id=memory_id, reason=fields["reason"])
+        return memory_body(selectors.memory_get(user=user, memory_id=memory_id))
+
+
+def forget(*, user: User, credential: Credential, memory_id: str, arguments: Any = None) -> Body:
+    return _lifecycle(
+        user=user, credential=credential, memory_id=memory_id, arguments=arguments, service=services.memory_forget
+    )
+
+
+def restore(*, user: User, credential: Credential, memory_id: str, arguments: Any = None) -> Body:
+    return _lifecycle(
+        user=user, credential=credential, memory_id=memory_id, arguments=arguments, service=services.memory_restore
+    )
+
+
+def link(*, user: User, arguments: Any) -> Linked:
+    fields = contract.LINK.parse(arguments)
+    created_link, created = services.link_create(
+        user=user, src_id=fields["src"], dst_id=fields["dst"], type=fields["type"]
+    )
+    return Linked(body=link_body(created_link), created=created)
+
+
+def history(*, user: User, memory_id: str) -> Body:
+    return history_body(selectors.memory_history(user=user, memory_id=memory_id))
+
+
+def detail(*, user: User, memory_id: str) -> Body:
+    return memory_body(selectors.memory_get(user=user, memory_id=memory_id))
+
+
+def _feed_filters(user: User, arguments: Any) -> dict[str, Any]:
+    params = contract.FEED.parse(arguments)
+    project = selectors.project_for_member(user=user, slug=params["project"]) if params.get("project") else None
+    return {"state": params["state"], "kind": params.get("kind"), "project": project, "query": params.get("q")}
+
+
+def feed_rows(*, user: User, arguments: Any) -> QuerySet[Memory]:
+    """The feed's rows, unpaged, for a door that pages them itself (REST, by cursor URL)."""
+    rows = selectors.memory_feed(user=user, **_feed_filters(user, arguments))
+    # Evaluated later, by the door's paginator: pin the database now (a replica, if there is one).
+    with replica_reads():
+        return rows.using(read_alias(Memory))
+
+
+def page_size(raw: Any) -> int:
+    """A page size as the REST feed reads its ``limit``: past the maximum is the maximum, and
+    anything but a positive integer is the default."""
+    try:
+        size = int(str(raw))
+    except ValueError:
+        return contract.FEED_PAGE_SIZE
+    if size <= 0:
+        return contract.FEED_PAGE_SIZE
+    return min(size, contract.MAX_FEED_PAGE_SIZE)
+
+
+def _encode_cursor(after: tuple[datetime, str]) -> str:
+    created_at, memory_id = after
+    raw = json.dumps([created_at.isoformat(), memory_id], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: Any) -> tuple[datetime, str]:
+    try:
+        text = str(cursor)
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        created_at, memory_id = json.loads(raw)
+        return datetime.fromisoformat(created_at), str(memory_id)
+    except (ValueError, TypeError, binascii.Error):
+        # Worded as the REST feed answers a cursor that is not one of its own.
+        raise NotFound("Invalid cursor") from None
+
+
+def feed_page(*, user: User, arguments: Any) -> Body:
+    """One page of the feed for a door without URLs (MCP): ``cursor`` in, ``next`` cursor out."""
+    params = dict(arguments or {})
+    cursor, limit = params.pop("cursor", None), params.pop("limit", None)
+    filters = _feed_filters(user, params)
+    after = _decode_cursor(cursor) if cursor else None
+    size = contract.FEED_PAGE_SIZE if limit is None else page_size(limit)
+    with replica_reads():
+        page = selectors.memory_feed_page(user=user, after=after, size=size, **filters)
+    return {
+        "results": [memory_body(memory) for memory in page.memories],
+        "next": _encode_cursor(page.next_after) if page.next_after is not None else None,
+    }
