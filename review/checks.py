@@ -32,12 +32,21 @@ def hygiene_queue_checked() -> Iterator[None]:
         _requested.reset(token)
 
 
+def _may_read(alias: str, databases: Any) -> bool:
+    if databases is not None:
+        return alias in databases
+    # An embedded server that nothing runs serves no deployment whose queue could stall, and a
+    # plain check does not start one (`check --database default` does).
+    server_running = getattr(connections[alias], "server_running", None)
+    return server_running is None or bool(server_running())
+
+
 @register(Tags.database)
 def check_hygiene_queue(app_configs: Any = None, databases: Any = None, **kwargs: Any) -> list[CheckMessage]:
     if not _requested.get():
         return []
     alias = router.db_for_read(DBTaskResult) or "default"
-    if databases is not None and alias not in databases:
+    if not _may_read(alias, databases):
         return []
     try:
         # A savepoint, so that a failed read leaves an enclosing transaction usable.

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
-from django.conf import settings
 from django.contrib.admin.apps import AdminConfig
 
 
@@ -16,11 +15,6 @@ class ZeromemoryConfig(AppConfig):
     verbose_name = "zeromemory"
 
     def ready(self) -> None:
+        # No database here: the embedded server is joined by the first connection
+        # (zeromemory.embedded_postgresql) or by a server process as it starts.
         from zeromemory import checks  # noqa: F401 - registers the system checks
-
-        if settings.EMBEDDED_DATABASE:
-            from zeromemory.embedded_db import ensure_running
-
-            # Every Django process (server, worker, management command, tests) joins the
-            # embedded server here; the last one to exit stops it.
-            ensure_running(settings.DATA_DIR)

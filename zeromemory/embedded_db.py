@@ -411,6 +411,44 @@ class EmbeddedServer:
 
 
 _acquired: dict[Path, EmbeddedServer] = {}
+_start_on_demand = True
+
+
+def start_on_demand(allowed: bool) -> None:
+    """Whether a connection may start the server (``zeromemory.embedded_postgresql``). Off for a
+    command whose use of the database is optional, such as makemigrations' history check."""
+    global _start_on_demand  # noqa: PLW0603 - one switch per process, set before Django starts
+    _start_on_demand = allowed
+
+
+def starts_on_demand() -> bool:
+    return _start_on_demand
+
+
+_joined: set[Path] = set()
+_join_lock = threading.Lock()
+
+
+def join(data_dir: Path) -> None:
+    """Start or join the server of ``data_dir``, once per process. A server restarted under a
+    running process (an operator, a failover drill) is reconnected to, never started again from
+    here: the process registered once and stays registered."""
+    data_dir = data_dir.resolve()
+    if data_dir in _joined:
+        return
+    with _join_lock:
+        if data_dir not in _joined:
+            ensure_running(data_dir)
+            _joined.add(data_dir)
+
+
+def join_configured_server() -> None:
+    """Start or join the configured embedded server now (a no-op with DATABASE_URL), for processes
+    that will serve requests: a broken data folder then stops them at start, not on a request."""
+    from django.conf import settings
+
+    if settings.EMBEDDED_DATABASE:
+        join(settings.DATA_DIR)
 
 
 def ensure_running(data_dir: Path, database: str = "zeromemory") -> EmbeddedServer:

