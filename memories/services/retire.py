@@ -12,7 +12,7 @@ from memories.ids import is_memory_id
 from memories.locks import lock_memories
 from memories.models import Credential, Link, Memory, MemoryEvent
 from memories.services.lifecycle import LostRace, event_append, link_record, retire
-from memories.visibility import can_retire, visible_memories
+from memories.visibility import Action, permits, visible_memories
 
 
 def _locked_for_retirement(user: User, memory_id: str) -> Memory:
@@ -24,7 +24,7 @@ def _locked_for_retirement(user: User, memory_id: str) -> Memory:
     memory = lock_memories([memory_id]).get(memory_id)
     if memory is None:  # pragma: no cover - memories are never deleted
         raise memory_not_found(memory_id)
-    if not can_retire(user, memory):
+    if not permits(user, Action.RETIRE, memory):
         raise Forbidden("Only the memory's owner or a maintainer of its project may do this.")
     return memory
 
@@ -120,7 +120,7 @@ def link_create(*, user: User, src_id: str, dst_id: str, type: str) -> tuple[Lin
             if end not in ends:
                 raise memory_not_found(end)
         src, dst = ends[src_id], ends[dst_id]
-        if not can_retire(user, src):
+        if not permits(user, Action.RETIRE, src):
             raise Forbidden("You may link only from memories you may write (yours, or your projects' as maintainer).")
         link, created = link_record(src=src, dst=dst, type=type, origin=LinkOrigin.LINK, actor=user)
         if created:
