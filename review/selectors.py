@@ -8,6 +8,11 @@ from django.db.models import Q, QuerySet
 from memories.visibility import Action, visibility_condition
 from review.models import Conflict, Judgment
 
+# The memories behind a conflict, read with it: the queue shows both side by side. Their vectors
+# are never shown, and parsing them cost more than the rest of the row.
+_PAIR_RELATED = ("older__owner", "older__project", "newer__owner", "newer__project")
+_PAIR_HEAVY = ("older__embedding", "older__search_vector", "newer__embedding", "newer__search_vector")
+
 
 def pair_condition(user: User) -> Q:
     """Rows about a pair (older, newer) that ``user`` may moderate: both memories, by the one
@@ -25,3 +30,8 @@ def conflicts_for(user: User) -> QuerySet[Conflict]:
 def judgments_for(user: User) -> QuerySet[Judgment]:
     """The judgments of pairs ``user`` could moderate, as conflicts_for chooses conflicts."""
     return Judgment.objects.filter(pair_condition(user))
+
+
+def conflict_list(*, user: User, status: str) -> QuerySet[Conflict]:
+    """The queue as the API pages it (SPEC R-A6): ``status`` only, with both memories."""
+    return conflicts_for(user).filter(status=status).select_related(*_PAIR_RELATED).defer(*_PAIR_HEAVY)
