@@ -107,11 +107,13 @@ class Meter:
 
 def instrument(meter: Meter) -> None:
     """Time the pipeline's steps through the module globals hygiene_check calls them by."""
-    from review import pipeline
+    from review import eligibility, pipeline
     from review.judges import get_judge
 
     for name in ("candidates_for", "worth_judging", "judge_with_retries", "apply_verdict"):
-        original = getattr(pipeline, name, None)
+        # The structural screen is part of the eligibility rule the sweep shares.
+        module = eligibility if name == "worth_judging" else pipeline
+        original = getattr(module, name, None)
         if original is None:
             continue
         timed = meter.timed(name, original)
@@ -129,7 +131,7 @@ def instrument(meter: Meter) -> None:
                 meter.screened = (meter.screened or 0) + 1
                 return timed(*args)
 
-            setattr(pipeline, name, screened)
+            setattr(module, name, screened)
         else:
             setattr(pipeline, name, timed)
     judge = get_judge()

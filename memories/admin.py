@@ -24,7 +24,7 @@ from memories.errors import DomainError
 from memories.ids import is_memory_id
 from memories.models import MEMORY_FIELDS, Credential, Membership, Memory, Project
 from memories.text import preview
-from memories.visibility import can_retire, visible_memories
+from memories.visibility import Action, permits, visible_memories
 
 
 class LifecycleFilter(admin.SimpleListFilter):
@@ -92,7 +92,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         user = request.user
         if not (isinstance(user, User) and user.is_active and user.is_staff):
             return False
-        return obj is None or can_retire(user, obj)
+        return obj is None or permits(user, Action.RETIRE, obj)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return bool(request.user.is_active and request.user.is_staff)
@@ -182,7 +182,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
             "links_out": links.outgoing,
             "links_in": links.incoming,
             "events": selectors.memory_events(user=user, memory=memory),
-            "may_retire": can_retire(user, memory),
+            "may_retire": permits(user, Action.RETIRE, memory),
             "is_live": memory.state == State.LIVE,
         }
         return super().change_view(request, object_id, form_url, extra_context=context)

@@ -1,17 +1,29 @@
 """The row-level security of zeromemory (SPEC §2), in exactly one place.
 
-Every read path — API, recall, similar_existing, supersede targets, links, history, admin —
-starts from :func:`visible_memories`. A memory is visible to a user when
+Every read of memories on behalf of someone — API, recall, similar_existing, supersede targets,
+links, history, admin, the conflict queue — starts from :func:`visible_memories`, which takes the
+action the reader means to perform (NetBox's ``restrict(user, action)``):
 
-* the user owns it; or
-* it is project-visible and the user is a member of its project; or
-* it was shared with the user, or with one of the user's groups, by a guardian grant of
-  ``memories.view_memory`` on that very memory (no global permission ever stands in).
+* ``view`` — the user owns the memory; or it is project-visible and the user is a member of its
+  project; or it was shared with the user, or with one of the user's groups, by a guardian grant
+  of ``memories.view_memory`` on that very memory (no global permission ever stands in).
+* ``retire`` — forget, restore, supersede, link from: what the user may view *and* owns, or
+  belongs to a project the user maintains. Retiring starts from seeing (SPEC R-O2, R-S6): a
+  maintainer may retire the project's memories, but a member's private one stays hidden from him.
+* ``moderate`` — settle a pair in the review queue (SPEC R-A6): the same right as ``retire``,
+  asked for under its own name so that the queue says what it needs.
 
+A superuser may do everything: they administer the whole deployment, console and API alike.
 Anything else is invisible and answers 404, exactly like a memory that does not exist.
+
+Reads that act for no one (the hygiene worker, operators' commands) go through
+:func:`unrestricted_memories`, which takes the reason in writing so that every bypass is found
+by searching for its name.
 """
 
 from __future__ import annotations
+
+from enum import StrEnum
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
@@ -28,12 +40,22 @@ from memories.models import (
 VIEW_PERMISSION = "view_memory"
 
 
-def visibility_condition(user: User | AnonymousUser) -> Q:
-    """The rule as a filter on Memory, for use inside larger queries."""
+class Action(StrEnum):
+    VIEW = "view"
+    RETIRE = "retire"
+    MODERATE = "moderate"
+
+
+def visibility_condition(user: User | AnonymousUser, action: Action = Action.VIEW, *, through: str = "") -> Q:
+    """The rule as a filter, for use inside larger queries.
+
+    ``through`` names the path from the filtered model to the memory (``"older__"`` on a
+    Conflict), so that rows about memories are restricted by the very same rule.
+    """
+    action = Action(action)  # an unknown action fails here, never as an empty or open filter
     if not user.is_authenticated:
         return Q(pk__in=[])
     if user.is_superuser:
-        # The one bypass: superusers administer the whole deployment (console and API alike).
         return Q()
     member_projects = Membership.objects.filter(user_id=user.pk).values("project_id")
     user_grants = MemoryUserObjectPermission.objects.filter(
@@ -42,42 +64,37 @@ def visibility_condition(user: User | AnonymousUser) -> Q:
     group_grants = MemoryGroupObjectPermission.objects.filter(
         group__user=user.pk, permission__codename=VIEW_PERMISSION
     ).values("content_object_id")
-    return (
-        Q(owner_id=user.pk)
-        | Q(visibility=Visibility.PROJECT, project_id__in=member_projects)
-        | Q(pk__in=user_grants)
-        | Q(pk__in=group_grants)
+    owned = Q(**{f"{through}owner_id": user.pk})
+    view = (
+        owned
+        | Q(**{f"{through}visibility": Visibility.PROJECT, f"{through}project_id__in": member_projects})
+        | Q(**{f"{through}pk__in": user_grants})
+        | Q(**{f"{through}pk__in": group_grants})
     )
+    if action == Action.VIEW:
+        return view
+    maintained = Membership.objects.filter(user_id=user.pk, role=Role.MAINTAINER).values("project_id")
+    return view & (owned | Q(**{f"{through}project_id__in": maintained}))
 
 
-def visible_memories(user: User | AnonymousUser) -> QuerySet[Memory]:
-    """All memories ``user`` may read. Start every read of memories from here."""
-    return Memory.objects.filter(visibility_condition(user))
+def visible_memories(user: User | AnonymousUser, action: Action = Action.VIEW) -> QuerySet[Memory]:
+    """The memories ``user`` may ``action``. Start every read of memories for someone from here."""
+    return Memory.objects.filter(visibility_condition(user, action))
 
 
-def can_retire(user: User | AnonymousUser, memory: Memory) -> bool:
-    """Owner, or a maintainer of the memory's project (forget, restore, supersede)."""
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser or memory.owner_id == user.pk:
-        return True
-    if memory.project_id is None:
-        return False
-    return Membership.objects.filter(project_id=memory.project_id, user_id=user.pk, role=Role.MAINTAINER).exists()
+def permits(user: User | AnonymousUser, action: Action, memory: Memory) -> bool:
+    """Whether ``user`` may ``action`` this one memory, by the same rule as every list."""
+    return visible_memories(user, action).filter(pk=memory.pk).exists()
 
 
-def retirable_ids(user: User | AnonymousUser, memories: list[Memory]) -> set[str]:
-    """Which of ``memories`` ``user`` may retire; one query however many are asked about."""
-    if not user.is_authenticated:
-        return set()
-    if user.is_superuser:
-        return {memory.pk for memory in memories}
-    maintained = set(
-        Membership.objects.filter(user_id=user.pk, role=Role.MAINTAINER).values_list("project_id", flat=True)
-    )
-    return {
-        m.pk for m in memories if m.owner_id == user.pk or (m.project_id is not None and m.project_id in maintained)
-    }
+def unrestricted_memories(*, reason: str) -> QuerySet[Memory]:
+    """Every memory, for a reader acting for no one. The bypass of the rule, named as such.
+
+    ``reason`` says who reads and why; it is required so that no call site can be silent.
+    """
+    if not reason.strip():
+        raise ValueError("unrestricted_memories() needs the reason for reading around visibility")
+    return Memory.objects.all()
 
 
 def member_projects(user: User | AnonymousUser) -> QuerySet[Project]:

@@ -2,8 +2,10 @@
 
 Runs after commit for every memory created by a write that declared no supersede. The judge
 is called outside any transaction (it may be a slow HTTP call); its verdict is applied in one
-transaction that re-checks both memories under lock and records the judgment with a unique
-(older, newer) key, so a retry or a second worker never applies a verdict twice.
+transaction that records the judgment with a unique (older, newer) key, so a retry or a second
+worker never applies a verdict twice, and retires through memories' supersede service, which
+re-checks both memories under lock. Which memories are judged against which is
+review.eligibility's rule, shared with the backlog sweep.
 """
 
 from __future__ import annotations
@@ -16,14 +18,13 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from memories.choices import LinkOrigin, LinkType, Provenance, State
-from memories.locks import lock_memories
-from memories.models import Link, Memory
+from memories.choices import LinkOrigin, Provenance, State
+from memories.models import Memory
 from memories.ranking import Ranked, fused_ranking, lexical_query
-from memories.services.lifecycle import retire_by_successor
+from memories.services import NotLive, memory_supersede
+from review.eligibility import Described, hygiene_memories, memory_to_judge, scope_live, screen, settled_pairs
 from review.judges import JudgeError, Pair, Verdict, get_judge
-from review.judges.guard import guarded_judge, structural_verdict
-from review.judges.structure import analyse
+from review.judges.guard import guarded_judge
 from review.models import QUEUED_RELATIONS, RETIRING_RELATIONS, Conflict, ConflictStatus, Judgment, Outcome
 
 logger = logging.getLogger(__name__)
@@ -36,20 +37,11 @@ class Candidate:
 
 
 def candidates_for(memory: Memory) -> list[Candidate]:
-    """The memories ``memory`` is judged against (SPEC R-H1, R-H9): among the live memories of
-    the same owner and scope most like it — by the ranking similar_existing uses
-    (memories.ranking: vector similarity fused with full-text matching, bounded by rank, with no
-    distance window) — except pairs a writer linked by a declared supersede and pairs already
-    judged, the first few whose structure does not already show two distinguishable facts."""
-    judged = Judgment.objects.filter(Q(older=memory) | Q(newer=memory)).values_list("older_id", "newer_id")
-    already = {other for pair in judged for other in pair} - {memory.pk}
-    declared = Link.objects.filter(type=LinkType.SUPERSEDES, origin=LinkOrigin.DECLARED).filter(
-        Q(src=memory) | Q(dst=memory)
-    )
-    linked = {other for pair in declared.values_list("src_id", "dst_id") for other in pair} - {memory.pk}
-    scope = Memory.objects.filter(owner_id=memory.owner_id, project=memory.project, state=State.LIVE).exclude(
-        pk__in=[memory.pk, *already, *linked]
-    )
+    """The memories ``memory`` is judged against (review.eligibility's rule), nearest first, by
+    the ranking similar_existing uses (memories.ranking: vector similarity fused with full-text
+    matching, bounded by rank, with no distance window)."""
+    settled = {other for pair in settled_pairs(memory_id=memory.pk) for other in pair} - {memory.pk}
+    scope = scope_live(memory.owner_id, memory.project_id).exclude(pk__in=[memory.pk, *settled])
     ranked = fused_ranking(
         [scope], list(memory.embedding), lexical_query(memory.content, scope.db), settings.HYGIENE_SCREEN_CANDIDATES
     )
@@ -57,34 +49,20 @@ def candidates_for(memory: Memory) -> list[Candidate]:
 
 
 def screened(memory: Memory, ranked: list[Ranked]) -> list[Candidate]:
-    """The first ``HYGIENE_MAX_CANDIDATES`` of ``ranked`` worth judging against ``memory``."""
+    """The candidates of ``ranked`` worth judging against ``memory`` (review.eligibility.screen)."""
     # The screen reads text only; the few chosen rows are then read whole (their embeddings
     # feed the judge): parsing forty vectors to keep five cost more than the second query.
     texts = {
-        pk: (content, kind, created_at)
-        for pk, content, kind, created_at in Memory.objects.filter(pk__in=[r.pk for r in ranked]).values_list(
-            "pk", "content", "kind", "created_at"
-        )
+        pk: Described(order=(created_at, pk), content=content, kind=kind)
+        for pk, content, kind, created_at in hygiene_memories()
+        .filter(pk__in=[r.pk for r in ranked])
+        .values_list("pk", "content", "kind", "created_at")
     }
-    chosen: dict[str, float] = {}
-    for candidate in ranked:
-        content, kind, created_at = texts[candidate.pk]
-        if (created_at, candidate.pk) < (memory.created_at, memory.pk):
-            worth = worth_judging(content, memory.content, kind, memory.kind)
-        else:
-            worth = worth_judging(memory.content, content, memory.kind, kind)
-        if worth:
-            chosen[candidate.pk] = candidate.distance
-            if len(chosen) == settings.HYGIENE_MAX_CANDIDATES:
-                break
-    rows = Memory.objects.defer("search_vector").in_bulk(list(chosen))
-    return [Candidate(memory=rows[pk], distance=distance) for pk, distance in chosen.items()]
-
-
-def worth_judging(older: str, newer: str, kind_older: str, kind_newer: str) -> bool:
-    """Whether a judge could change anything for this pair: not when its structure alone shows
-    two facts that both stand (another subject, another attribute, nothing in common)."""
-    return structural_verdict(analyse(older, newer, kind_older, kind_newer)) is None
+    texts[memory.pk] = Described(order=(memory.created_at, memory.pk), content=memory.content, kind=memory.kind)
+    distances = {r.pk: r.distance for r in ranked}
+    chosen = screen(memory.pk, [r.pk for r in ranked], texts.__getitem__)
+    rows = hygiene_memories().defer("search_vector").in_bulk(chosen)
+    return [Candidate(memory=rows[pk], distance=distances[pk]) for pk in chosen]
 
 
 def judge_with_retries(pair: Pair) -> Verdict:
@@ -104,7 +82,7 @@ def judge_with_retries(pair: Pair) -> Verdict:
 
 def hygiene_check(memory_id: str) -> list[Judgment]:
     """Judge ``memory_id`` against its neighbours and act on the verdicts. Idempotent."""
-    memory = Memory.objects.filter(pk=memory_id, state=State.LIVE).first()
+    memory = memory_to_judge(memory_id)
     if memory is None:
         return []
     judged: list[tuple[Memory, Memory, Verdict]] = []
@@ -180,15 +158,9 @@ def decide_outcome(
     return Outcome.NO_ACTION
 
 
-def retire_older(*, older: Memory, newer: Memory, verdict: Verdict) -> None:
-    """Retire the locked, live ``older`` in favour of ``newer`` on the judge's word."""
-    retire_by_successor(
-        target=older,
-        successor=newer,
-        origin=LinkOrigin.HYGIENE,
-        actor=None,
-        reason=f"hygiene: {verdict.relation} ({verdict.confidence:.2f})",
-    )
+def hygiene_reason(verdict: Verdict) -> str:
+    """Why hygiene retired a memory, as its event says."""
+    return f"hygiene: {verdict.relation} ({verdict.confidence:.2f})"
 
 
 def conflict_for(*, older: Memory, newer: Memory, judgment_id: int, verdict: Verdict) -> Conflict:
@@ -205,8 +177,9 @@ def conflict_for(*, older: Memory, newer: Memory, judgment_id: int, verdict: Ver
 
 
 def pending_pairs(pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:
-    """Which of these (older, newer) pairs already wait in the queue, in either order. Callers
-    hold both memories' locks, which every conflict's opening takes too."""
+    """Which of these (older, newer) pairs already wait in the queue, in either order. Two
+    hygiene runs never open one pair's conflict at once: each first records the pair's judgment,
+    whose unique key makes the second wait for the first and then fail."""
     if not pairs:
         return set()
     match = Q()
@@ -223,8 +196,8 @@ def apply_verdict(
     """Record the verdict and act on it atomically; None if the pair was judged already."""
     try:
         with transaction.atomic():
-            locked = lock_memories([older_id, newer_id])
-            older, newer = locked[older_id], locked[newer_id]
+            pair = hygiene_memories().defer("embedding", "search_vector").in_bulk([older_id, newer_id])
+            older, newer = pair[older_id], pair[newer_id]
             outcome = decide_outcome(
                 verdict=verdict,
                 both_live=older.state == State.LIVE and newer.state == State.LIVE,
@@ -244,7 +217,18 @@ def apply_verdict(
                 outcome=outcome,
             )
             if outcome == Outcome.AUTO_RESOLVED:
-                retire_older(older=older, newer=newer, verdict=verdict)
+                try:
+                    memory_supersede(
+                        actor=None,
+                        target_id=older_id,
+                        successor_id=newer_id,
+                        origin=LinkOrigin.HYGIENE,
+                        reason=hygiene_reason(verdict),
+                    )
+                except NotLive:
+                    # Retired since it was read: what the verdict would have done to a retired pair.
+                    judgment.outcome = Outcome.NO_ACTION
+                    judgment.save(update_fields=["outcome"])
             elif outcome == Outcome.QUEUED:
                 conflict_for(older=older, newer=newer, judgment_id=judgment.pk, verdict=verdict).save(force_insert=True)
     except IntegrityError:

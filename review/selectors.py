@@ -5,37 +5,33 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
-from memories.choices import Role
-from memories.models import Membership
-from memories.visibility import visible_memories
+from memories.visibility import Action, visibility_condition
 from review.models import Conflict, Judgment
 
+# The memories behind a conflict, read with it: the queue shows both side by side. Their vectors
+# are never shown, and parsing them cost more than the rest of the row.
+_PAIR_RELATED = ("older__owner", "older__project", "newer__owner", "newer__project")
+_PAIR_HEAVY = ("older__embedding", "older__search_vector", "newer__embedding", "newer__search_vector")
 
-def retirable_condition(user: User, prefix: str) -> Q:
-    """Memories (under ``prefix``) that ``user`` may retire: theirs, or their maintained projects'."""
-    maintained = Membership.objects.filter(user_id=user.pk, role=Role.MAINTAINER).values("project_id")
-    return Q(**{f"{prefix}owner_id": user.pk}) | Q(**{f"{prefix}project_id__in": maintained})
 
-
-def moderatable_condition(user: User, prefix: str) -> Q:
-    """Memories (under ``prefix``) that ``user`` may see and retire.
-
-    Retiring starts from seeing (SPEC R-O2: an invisible memory is a 404 before any 403): a
-    maintainer may retire the project's memories, but a member's private one stays hidden from
-    him, and so does any pair it is part of.
-    """
-    return retirable_condition(user, prefix) & Q(**{f"{prefix}in": visible_memories(user).values("pk")})
+def pair_condition(user: User) -> Q:
+    """Rows about a pair (older, newer) that ``user`` may moderate: both memories, by the one
+    visibility rule — a pair with a memory hidden from the viewer stays hidden whole."""
+    return visibility_condition(user, Action.MODERATE, through="older__") & visibility_condition(
+        user, Action.MODERATE, through="newer__"
+    )
 
 
 def conflicts_for(user: User) -> QuerySet[Conflict]:
     """The conflicts both of whose memories ``user`` may see and retire (SPEC R-A6)."""
-    if user.is_superuser:
-        return Conflict.objects.all()
-    return Conflict.objects.filter(moderatable_condition(user, "older__"), moderatable_condition(user, "newer__"))
+    return Conflict.objects.filter(pair_condition(user))
 
 
 def judgments_for(user: User) -> QuerySet[Judgment]:
     """The judgments of pairs ``user`` could moderate, as conflicts_for chooses conflicts."""
-    if user.is_superuser:
-        return Judgment.objects.all()
-    return Judgment.objects.filter(moderatable_condition(user, "older__"), moderatable_condition(user, "newer__"))
+    return Judgment.objects.filter(pair_condition(user))
+
+
+def conflict_list(*, user: User, status: str) -> QuerySet[Conflict]:
+    """The queue as the API pages it (SPEC R-A6): ``status`` only, with both memories."""
+    return conflicts_for(user).filter(status=status).select_related(*_PAIR_RELATED).defer(*_PAIR_HEAVY)

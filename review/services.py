@@ -7,13 +7,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from memories.choices import LinkOrigin, State
+from memories.choices import LinkOrigin
 from memories.errors import Conflict as ConflictError
 from memories.errors import ErrorCode, NotFound, ValidationFailed
-from memories.locks import lock_memories
 from memories.models import Memory
-from memories.services import memory_forget
-from memories.services.lifecycle import retire_by_successor
+from memories.services import NotLive, memory_forget, memory_supersede
 from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Resolution
 from review.selectors import conflicts_for
 
@@ -35,27 +33,27 @@ def conflict_resolve(*, user: User, conflict_id: int, action: str) -> Conflict:
             raise NotFound(f"Conflict {conflict_id} not found.")
         if conflict.status != ConflictStatus.PENDING:
             raise ConflictError(f"Conflict {conflict_id} is already {conflict.status}.", code=ErrorCode.NOT_LIVE)
-        locked = lock_memories([conflict.older_id, conflict.newer_id])
-        older, newer = locked[conflict.older_id], locked[conflict.newer_id]
+        older_id, newer_id = conflict.older_id, conflict.newer_id
         reason = f"conflict {conflict.pk}: {action}"
-        if action == Resolution.NEWER_SUPERSEDES:
-            _require_live(older, newer)
-            retire_by_successor(target=older, successor=newer, origin=LinkOrigin.MODERATOR, actor=user, reason=reason)
-        elif action == Resolution.OLDER_STANDS:
-            _require_live(older, newer)
-            memory_forget(user=user, credential=None, memory_id=newer.pk, reason=reason)
+        try:
+            if action == Resolution.NEWER_SUPERSEDES:
+                memory_supersede(
+                    actor=user, target_id=older_id, successor_id=newer_id, origin=LinkOrigin.MODERATOR, reason=reason
+                )
+            elif action == Resolution.OLDER_STANDS:
+                memory_forget(
+                    user=user, credential=None, memory_id=newer_id, reason=reason, require_live=[older_id, newer_id]
+                )
+        except NotLive as refused:
+            raise ConflictError(
+                f"{refused.memory_id} is no longer live; dismiss this conflict.", code=ErrorCode.NOT_LIVE
+            ) from None
         status = ConflictStatus.DISMISSED if action == Resolution.DISMISS else ConflictStatus.RESOLVED
         Conflict.objects.filter(pk=conflict.pk, status=ConflictStatus.PENDING).update(
             status=status, resolution=action, resolved_at=timezone.now(), resolved_by=user
         )
         conflict.refresh_from_db()
     return conflict
-
-
-def _require_live(*memories: Memory) -> None:
-    for memory in memories:
-        if memory.state != State.LIVE:
-            raise ConflictError(f"{memory.pk} is no longer live; dismiss this conflict.", code=ErrorCode.NOT_LIVE)
 
 
 def conflicts_close_declared(successor: Memory, targets: list[Memory]) -> None:

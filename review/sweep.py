@@ -12,15 +12,18 @@ conflicts — but does the work in bulk, one scope (owner, project) at a time:
   distance in float32, so where two candidates are so close that its rounding could order them
   differently — exact ties included, which it breaks by id — PostgreSQL itself is asked, with
   the very ranking ``candidates_for`` runs, restricted to those candidates.
-* **State.** The scope's judged pairs and declared supersedes are read once. The sweep keeps
+* **State.** The scope's settled pairs (judged, or declared supersedes: review.eligibility)
+  are read once. The sweep keeps
   them, and which memories are live, up to date as it goes: a pair is judged once, and a memory
   retired earlier in the sweep is never judged again (its turn is skipped, it is no candidate).
-* **Writes.** Verdicts are written in batches, each in one transaction that locks the memories
-  of the pairs that may act (``duplicate``, ``supersedes``, ``contradicts``), re-checks them as
-  ``apply_verdict`` does, records every judgment in one statement (a pair judged meanwhile by a
-  concurrent writer is left alone) and then retires or opens conflicts. If a batch meets
-  anything unexpected (a concurrent writer got there first), it is rolled back and written pair
-  by pair through ``apply_verdict``, and the sweep re-reads the state it touched.
+* **Writes.** Verdicts are written in batches, each in one transaction that re-reads the
+  memories of the pairs that may act (``duplicate``, ``supersedes``, ``contradicts``) and decides
+  as ``apply_verdict`` does, records every judgment in one statement (a pair judged meanwhile by
+  a concurrent writer is left alone), retires through memories' supersede service — every pair
+  of the batch in one call, so its rows are locked at once in id order and checked live under
+  the lock — and opens conflicts. If a batch meets anything unexpected (a concurrent writer got
+  there first), it is rolled back and written pair by pair through ``apply_verdict``, and the
+  sweep re-reads the state it touched.
 
 A scope whose backlog is a sliver of its live memories is cheaper to sweep memory by memory, so
 it goes through ``hygiene_check`` itself.
@@ -30,20 +33,17 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Q, QuerySet, TextField
+from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from memories.choices import LinkOrigin, LinkType, State
-from memories.locks import lock_memories
-from memories.models import Link, Memory
+from memories.choices import LinkOrigin, State
 from memories.ranking import (
     fused_ranking,
     lexical_query_from_counts,
@@ -52,7 +52,8 @@ from memories.ranking import (
     stored_lexemes,
     weight_for,
 )
-from memories.services.lifecycle import LostRace
+from memories.services import NotLive, Supersession, memory_supersede_many
+from review.eligibility import Described, hygiene_memories, scope_live, screen, settled_pairs
 from review.judges import JudgeError, Pair, Verdict, get_judge
 from review.models import QUEUED_RELATIONS, Conflict, Judgment, Outcome
 from review.pipeline import (
@@ -60,11 +61,10 @@ from review.pipeline import (
     conflict_for,
     decide_outcome,
     hygiene_check,
+    hygiene_reason,
     judge_with_retries,
     pending_pairs,
-    retire_older,
     strongest_to_queue,
-    worth_judging,
 )
 
 logger = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ def sweep(
         scopes.setdefault((owner_id, project_id), []).append(memory_id)
     result = SweepResult()
     for (owner_id, project_id), memory_ids in scopes.items():
-        live = Memory.objects.filter(in_scope(owner_id, project_id), state=State.LIVE).count()
+        live = scope_live(owner_id, project_id).count()
         if len(memory_ids) * PER_MEMORY_RATIO < live:
             for memory_id in memory_ids:
                 result.judgments += len(hygiene_check(memory_id))
@@ -114,13 +114,6 @@ def sweep(
             result.judgments += scope.run(memory_ids)
         result.memories += len(memory_ids)
     return result
-
-
-def in_scope(owner_id: int, project_id: int | None, prefix: str = "") -> Q:
-    """Memories (or, with ``prefix``, rows whose ``prefix`` memory is) of this owner and scope."""
-    if project_id is None:
-        return Q(**{f"{prefix}owner_id": owner_id, f"{prefix}project__isnull": True})
-    return Q(**{f"{prefix}owner_id": owner_id, f"{prefix}project_id": project_id})
 
 
 @dataclass(frozen=True)
@@ -147,9 +140,8 @@ class ScopeSweep:
         self.batch_size = max(1, batch_size)
         self.progress = progress
         self.judge_name = get_judge().name
-        self.max_candidates = int(settings.HYGIENE_MAX_CANDIDATES)
         self.screen_candidates = int(settings.HYGIENE_SCREEN_CANDIDATES)
-        live = Memory.objects.filter(in_scope(owner_id, project_id), state=State.LIVE)
+        live = scope_live(owner_id, project_id)
         rows = list(
             live.annotate(vector_text=Cast("embedding", output_field=TextField()))
             .order_by("pk")
@@ -157,10 +149,9 @@ class ScopeSweep:
         )
         self.pks = [row[0] for row in rows]
         self.index = {pk: i for i, pk in enumerate(self.pks)}
-        self.order_key = [(row[1], row[0]) for row in rows]  # (created_at, pk): which is older
-        self.kinds = [row[2] for row in rows]
-        self.contents = [row[3] for row in rows]
         self.provenances = [row[4] for row in rows]
+        # (created_at, pk) tells which of a pair is older; content and kind are what the judge reads.
+        self.described = [Described(order=(row[1], row[0]), content=row[3], kind=row[2]) for row in rows]
         self.live = [True] * len(rows)
         # Parsed from pgvector's text exactly as the ORM does (float(v) per value): these are the
         # embeddings hygiene_check hands the judge and the vector it sends to PostgreSQL.
@@ -171,8 +162,8 @@ class ScopeSweep:
         with np.errstate(divide="ignore", invalid="ignore"):
             self.unit = self.vectors / np.linalg.norm(self.vectors, axis=1, keepdims=True)
         self.unit32 = self.unit.astype(np.float32)
-        self.judged_with: list[set[int]] = [set() for _ in rows]
-        self.declared_with: list[set[int]] = [set() for _ in rows]
+        # Per row, the rows it is never judged with: judged already, or a declared supersede.
+        self.settled_with: list[set[int]] = [set() for _ in rows]
         self._load_pairs()
         self._load_lexemes()
         self.neighbours: dict[int, tuple[np.ndarray, float | None]] = {}
@@ -182,17 +173,10 @@ class ScopeSweep:
     # -- loading ------------------------------------------------------------------------------
 
     def _load_pairs(self) -> None:
-        """The scope's judged pairs and declared supersedes (any state, as candidates_for)."""
-        owner_id, project_id = self.owner_id, self.project_id
-        judged = Judgment.objects.filter(in_scope(owner_id, project_id, "older__"))
-        self._mark_all(self.judged_with, judged.values_list("older_id", "newer_id"))
-        declared = Link.objects.filter(type=LinkType.SUPERSEDES, origin=LinkOrigin.DECLARED)
-        for side in ("src", "dst"):
-            mine = declared.filter(in_scope(owner_id, project_id, f"{side}__"))
-            self._mark_all(self.declared_with, mine.values_list("src_id", "dst_id"))
+        self._mark_all(self.settled_with, settled_pairs(scope=(self.owner_id, self.project_id)))
 
-    def _mark_all(self, table: list[set[int]], pairs: QuerySet[Any, tuple[str, str]]) -> None:
-        for a_id, b_id in pairs.iterator(chunk_size=10_000):
+    def _mark_all(self, table: list[set[int]], pairs: Iterable[tuple[str, str]]) -> None:
+        for a_id, b_id in pairs:
             self._mark(table, a_id, b_id)
 
     def _mark(self, table: list[set[int]], a_id: str, b_id: str) -> None:
@@ -203,7 +187,7 @@ class ScopeSweep:
 
     def _load_lexemes(self) -> None:
         """Each memory's telling lexemes (its lexical query) and the scope's inverted index."""
-        live = Memory.objects.filter(in_scope(self.owner_id, self.project_id), state=State.LIVE)
+        live = scope_live(self.owner_id, self.project_id)
         stats = lexical_stats(live.db)
         counts = stored_lexemes(live)
         self.lexemes = [counts.get(pk, {}) for pk in self.pks]
@@ -274,12 +258,12 @@ class ScopeSweep:
         """hygiene_check for one memory, against the sweep's state; verdicts wait for the flush."""
         judged: list[tuple[int, int, Verdict]] = []
         for candidate in self.candidates(row):
-            older, newer = sorted((row, candidate), key=self.order_key.__getitem__)
+            older, newer = sorted((row, candidate), key=lambda i: self.described[i].order)
             pair = Pair(
-                a=self.contents[older],
-                b=self.contents[newer],
-                kind_a=self.kinds[older],
-                kind_b=self.kinds[newer],
+                a=self.described[older].content,
+                b=self.described[newer].content,
+                kind_a=self.described[older].kind,
+                kind_b=self.described[newer].kind,
                 embedding_a=self.vectors[older].tolist(),
                 embedding_b=self.vectors[newer].tolist(),
             )
@@ -295,8 +279,8 @@ class ScopeSweep:
             [(verdict, self.provenances[older], self.provenances[newer]) for older, newer, verdict in judged]
         )
         for index, (older, newer, verdict) in enumerate(judged):
-            self.judged_with[older].add(newer)
-            self.judged_with[newer].add(older)
+            self.settled_with[older].add(newer)
+            self.settled_with[newer].add(older)
             outcome = decide_outcome(
                 verdict=verdict,
                 both_live=self.live[older] and self.live[newer],
@@ -310,14 +294,7 @@ class ScopeSweep:
 
     def candidates(self, row: int) -> list[int]:
         """What ``candidates_for`` returns for this memory now, nearest first."""
-        chosen = []
-        for column in self._nearest(row):
-            older, newer = sorted((row, column), key=self.order_key.__getitem__)
-            if worth_judging(self.contents[older], self.contents[newer], self.kinds[older], self.kinds[newer]):
-                chosen.append(column)
-                if len(chosen) == self.max_candidates:
-                    break
-        return chosen
+        return screen(row, self._nearest(row), self.described.__getitem__)
 
     def _nearest(self, row: int) -> list[int]:
         """What ``candidates_for`` screens for this memory now, best first."""
@@ -346,14 +323,14 @@ class ScopeSweep:
         return [self.index[pk] for _, _, pk in window[: self.screen_candidates]]
 
     def _eligible(self, row: int, columns: list[int]) -> list[int]:
-        judged, declared, live = self.judged_with[row], self.declared_with[row], self.live
-        return [c for c in columns if c != row and live[c] and c not in judged and c not in declared]
+        settled, live = self.settled_with[row], self.live
+        return [c for c in columns if c != row and live[c] and c not in settled]
 
     def _ask_postgres(self, row: int, columns: list[int]) -> list[int]:
         """candidates_for's own ranking (pgvector's distance, ties by id), among ``columns``."""
         self.exact_queries += 1
         ranked = fused_ranking(
-            [Memory.objects.filter(pk__in=[self.pks[c] for c in columns])],
+            [hygiene_memories().filter(pk__in=[self.pks[c] for c in columns])],
             self.vectors[row].tolist(),
             self.queries[row],
             self.screen_candidates,
@@ -370,14 +347,18 @@ class ScopeSweep:
         try:
             with transaction.atomic():
                 return self._write(pending)
-        except (IntegrityError, LostRace, _Interfered):
+        except (IntegrityError, NotLive, _Interfered):
             logger.warning("a concurrent writer touched this batch; writing its %d verdicts one by one", len(pending))
             return self._write_one_by_one(pending)
 
     def _write(self, pending: list[_Pending]) -> int:
         acting = [p for p in pending if p.verdict.relation in QUEUED_RELATIONS]
-        locked = lock_memories(self.pks[m] for p in acting for m in (p.older, p.newer))
-        states = {pk: memory.state for pk, memory in locked.items()}
+        # Read, not locked: the supersede service locks what it retires and checks it is still
+        # live (NotLive sends the batch pair by pair); a conflict opened for a pair retired
+        # meanwhile is what the same write one moment earlier would have left.
+        rows = hygiene_memories().defer("embedding", "search_vector")
+        read = rows.in_bulk([self.pks[m] for p in acting for m in (p.older, p.newer)])
+        states = {pk: memory.state for pk, memory in read.items()}
         already = self._judged_already(pending)
         waiting = pending_pairs(
             [
@@ -393,7 +374,7 @@ class ScopeSweep:
                 continue  # judged meanwhile by someone else: as apply_verdict, leave it be
             outcome = Outcome.NO_ACTION
             if p.verdict.relation in QUEUED_RELATIONS:
-                older, newer = locked[older_id], locked[newer_id]
+                older, newer = read[older_id], read[newer_id]
                 outcome = decide_outcome(
                     verdict=p.verdict,
                     both_live=states[older_id] == State.LIVE and states[newer_id] == State.LIVE,
@@ -408,6 +389,7 @@ class ScopeSweep:
             decided.append((p, outcome))
         recorded = self._insert_judgments(decided)
         conflicts: list[Conflict] = []
+        supersessions: list[Supersession] = []
         for p, outcome in decided:
             if outcome == Outcome.NO_ACTION:
                 continue
@@ -415,11 +397,13 @@ class ScopeSweep:
             judgment_id = recorded.get((older_id, newer_id))
             if judgment_id is None:
                 raise _Interfered(f"{older_id} / {newer_id} was judged concurrently")
-            older, newer = locked[older_id], locked[newer_id]
+            older, newer = read[older_id], read[newer_id]
             if outcome == Outcome.AUTO_RESOLVED:
-                retire_older(older=older, newer=newer, verdict=p.verdict)
+                supersessions.append(Supersession(older_id, newer_id, reason=hygiene_reason(p.verdict)))
             else:
                 conflicts.append(conflict_for(older=older, newer=newer, judgment_id=judgment_id, verdict=p.verdict))
+        if supersessions:
+            memory_supersede_many(actor=None, supersessions=supersessions, origin=LinkOrigin.HYGIENE)
         Conflict.objects.bulk_create(conflicts, batch_size=1000)
         self._sync_live(states)
         return len(recorded)
@@ -480,10 +464,10 @@ class ScopeSweep:
                 made += 1
             elif not Judgment.objects.filter(older_id=older_id, newer_id=newer_id).exists():
                 # Not recorded (a pending conflict of the pair from elsewhere): not judged either.
-                self.judged_with[p.older].discard(p.newer)
-                self.judged_with[p.newer].discard(p.older)
+                self.settled_with[p.older].discard(p.newer)
+                self.settled_with[p.newer].discard(p.older)
         touched = {self.pks[m] for p in pending for m in (p.older, p.newer)}
-        self._sync_live(dict(Memory.objects.filter(pk__in=touched).values_list("pk", "state")))
+        self._sync_live(dict(hygiene_memories().filter(pk__in=touched).values_list("pk", "state")))
         return made
 
     def _sync_live(self, states: dict[str, str]) -> None:

@@ -2,12 +2,16 @@
 appending its lifecycle events inside it and scheduling side effects on commit."""
 
 from memories.services.accounts import credential_issue, credential_revoke, membership_set, project_create
+from memories.services.lifecycle import NotLive
 from memories.services.remember import LinkSpec, RememberResult, memory_remember
 from memories.services.retire import link_create, memory_forget, memory_restore
+from memories.services.supersede import Supersession, memory_supersede, memory_supersede_many
 
 __all__ = [
     "LinkSpec",
+    "NotLive",
     "RememberResult",
+    "Supersession",
     "credential_issue",
     "credential_revoke",
     "link_create",
@@ -15,5 +19,7 @@ __all__ = [
     "memory_forget",
     "memory_remember",
     "memory_restore",
+    "memory_supersede",
+    "memory_supersede_many",
     "project_create",
 ]

@@ -18,7 +18,7 @@ from memories.models import Credential, Memory
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
 from memories.services.lifecycle import LostRace, event_append, link_record, retire_by_successor
 from memories.text import content_fingerprint
-from memories.visibility import retirable_ids, visible_memories
+from memories.visibility import Action, visible_memories
 
 logger = logging.getLogger(__name__)
 
@@ -202,7 +202,7 @@ def _classify_targets(
     if not supersede_ids:
         return [], []
     visible = set(visible_memories(user).filter(pk__in=supersede_ids).values_list("pk", flat=True))
-    retirable = retirable_ids(user, [locked[i] for i in supersede_ids if i in locked])
+    retirable = set(visible_memories(user, Action.RETIRE).filter(pk__in=supersede_ids).values_list("pk", flat=True))
     to_retire: list[Memory] = []
     skipped: list[dict[str, str]] = []
     for target_id in supersede_ids:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -11,28 +13,49 @@ from memories.errors import Conflict, ErrorCode, Forbidden, ValidationFailed, me
 from memories.ids import is_memory_id
 from memories.locks import lock_memories
 from memories.models import Credential, Link, Memory, MemoryEvent
-from memories.services.lifecycle import LostRace, event_append, link_record, retire
-from memories.visibility import can_retire, visible_memories
+from memories.services.lifecycle import LostRace, event_append, expect_live, link_record, retire
+from memories.visibility import Action, permits, visible_memories
 
 
-def _locked_for_retirement(user: User, memory_id: str) -> Memory:
-    """The memory, locked, if ``user`` may see it (else 404) and retire it (else 403)."""
+def _locked_for_retirement(user: User, memory_id: str, *, with_ids: Sequence[str] = ()) -> dict[str, Memory]:
+    """The memory, locked, if ``user`` may see it (else 404) and retire it (else 403); and,
+    locked with it in id order, the visible ``with_ids`` its caller expects a state of."""
     # Checked before any query: an id with a NUL byte (from a URL's %00) makes PostgreSQL fail
     # the query, which would answer 503 instead of 404.
-    if not is_memory_id(memory_id) or not visible_memories(user).filter(pk=memory_id).exists():
-        raise memory_not_found(memory_id)
-    memory = lock_memories([memory_id]).get(memory_id)
+    wanted = [memory_id, *with_ids]
+    if not all(is_memory_id(i) for i in wanted):
+        raise memory_not_found(next(i for i in wanted if not is_memory_id(i)))
+    visible = set(visible_memories(user).filter(pk__in=wanted).values_list("pk", flat=True))
+    for wanted_id in wanted:
+        if wanted_id not in visible:
+            raise memory_not_found(wanted_id)
+    locked = lock_memories(wanted)
+    memory = locked.get(memory_id)
     if memory is None:  # pragma: no cover - memories are never deleted
         raise memory_not_found(memory_id)
-    if not can_retire(user, memory):
+    if not permits(user, Action.RETIRE, memory):
         raise Forbidden("Only the memory's owner or a maintainer of its project may do this.")
-    return memory
+    return locked
 
 
-def memory_forget(*, user: User, credential: Credential | None, memory_id: str, reason: str = "") -> Memory:
-    """Retire a live memory with no successor. Idempotent on a forgotten memory."""
+def memory_forget(
+    *,
+    user: User,
+    credential: Credential | None,
+    memory_id: str,
+    reason: str = "",
+    require_live: Sequence[str] = (),
+) -> Memory:
+    """Retire a live memory with no successor. Idempotent on a forgotten memory.
+
+    ``require_live`` is the caller's expected state: memories (this one among them, if named)
+    that must still be live, checked under their locks, else NotLive and nothing changes. A
+    moderator's "older stands" forgets the newer only while both stand.
+    """
     with transaction.atomic():
-        memory = _locked_for_retirement(user, memory_id)
+        locked = _locked_for_retirement(user, memory_id, with_ids=require_live)
+        expect_live(locked, require_live)
+        memory = locked[memory_id]
         if memory.state == State.FORGOTTEN:
             return memory
         if memory.state == State.SUPERSEDED:
@@ -62,7 +85,7 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
     that the retirement closed opens again.
     """
     with transaction.atomic():
-        memory = _locked_for_retirement(user, memory_id)
+        memory = _locked_for_retirement(user, memory_id)[memory_id]
         if memory.state == State.LIVE:
             return memory
         retirement = (
@@ -120,7 +143,7 @@ def link_create(*, user: User, src_id: str, dst_id: str, type: str) -> tuple[Lin
             if end not in ends:
                 raise memory_not_found(end)
         src, dst = ends[src_id], ends[dst_id]
-        if not can_retire(user, src):
+        if not permits(user, Action.RETIRE, src):
             raise Forbidden("You may link only from memories you may write (yours, or your projects' as maintainer).")
         link, created = link_record(src=src, dst=dst, type=type, origin=LinkOrigin.LINK, actor=user)
         if created:

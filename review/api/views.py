@@ -18,7 +18,7 @@ from review.api.serializers import (
     ConflictSerializer,
     ResolveSerializer,
 )
-from review.selectors import conflicts_for
+from review.selectors import conflict_list
 
 
 class ConflictPagination(CursorPagination):
@@ -39,12 +39,7 @@ class ConflictListView(APIView):
     def get(self, request: Request) -> Response:
         query = ConflictQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        conflicts = (
-            conflicts_for(request_user(request))
-            .filter(status=query.validated_data["status"])
-            .select_related("older__owner", "older__project", "newer__owner", "newer__project")
-            .defer("older__embedding", "older__search_vector", "newer__embedding", "newer__search_vector")
-        )
+        conflicts = conflict_list(user=request_user(request), status=query.validated_data["status"])
         paginator = ConflictPagination()
         page = paginator.paginate_queryset(conflicts, request, view=self)
         assert page is not None

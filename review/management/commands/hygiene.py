@@ -7,7 +7,7 @@ from django.db.models import Exists, OuterRef, Q
 from tqdm import tqdm
 
 from memories.choices import State
-from memories.models import Memory
+from review.eligibility import hygiene_memories
 from review.models import Judgment
 from review.sweep import sweep
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
     def handle(
         self, *args: Any, owner: str | None, project: str | None, batch_size: int, all: bool, **options: Any
     ) -> None:
-        backlog = Memory.objects.filter(state=State.LIVE)
+        backlog = hygiene_memories().filter(state=State.LIVE)
         if owner:
             backlog = backlog.filter(owner__username=owner)
         if project:
