@@ -48,7 +48,7 @@ def main() -> None:
     project = Project.objects.create(slug="bench")
     users = [User.objects.create(username=name) for name in ("bench", "peer1", "peer2")]
     for user in users:
-        membership_set(project=project, user=user, role="member")
+        membership_set(actor=None, via="bench", project=project, user=user, role="member")
     texts = [sentence(rng, n) for n in range(args.memories)]
     codes: dict[int, str] = {}
     for n in rng.sample(range(args.memories), 300):
@@ -76,7 +76,7 @@ def main() -> None:
         cursor.execute("VACUUM ANALYZE memories_memory")
     ids = dict(Memory.objects.values_list("content", "pk"))
     bench = users[0]
-    _, token = credential_issue(user=bench, provenance="authoritative")
+    _, token = credential_issue(actor=None, via="bench", user=bench, provenance="authoritative")
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
 

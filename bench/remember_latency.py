@@ -54,8 +54,8 @@ def main() -> None:
     rng = random.Random(3)
     project = Project.objects.create(slug="bench")
     user = User.objects.create(username="bench")
-    membership_set(project=project, user=user, role="member")
-    _, token = credential_issue(user=user, provenance="authoritative")
+    membership_set(actor=None, via="bench", project=project, user=user, role="member")
+    _, token = credential_issue(actor=None, via="bench", user=user, provenance="authoritative")
     texts = [sentence(rng, n) for n in range(args.seed_memories)]
     embedder = get_embedder()
     vectors = embedder.embed(texts)

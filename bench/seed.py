@@ -115,10 +115,10 @@ def seed(size: int, cache_dir: Path, corpus_size: int) -> None:
     ]
     projects = [Project.objects.create(slug=f"team-{n:02d}", name=f"Team {n:02d}") for n in range(PROJECTS)]
     for team in projects[:BENCH_PROJECTS]:
-        membership_set(project=team, user=users[0], role="member")
+        membership_set(actor=None, via="bench", project=team, user=users[0], role="member")
     for user in range(1, USERS):
         for index in {user % PROJECTS, (user * 7 + 3) % PROJECTS}:
-            membership_set(project=projects[index], user=users[user], role="member")
+            membership_set(actor=None, via="bench", project=projects[index], user=users[user], role="member")
     plan = _owner_plan(size, rng)
 
     now = timezone.now()

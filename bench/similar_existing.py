@@ -35,8 +35,8 @@ def main() -> None:
     project = Project.objects.create(slug="bench-project")
     bench = User.objects.create(username="bench")
     heavy = User.objects.create(username="heavy")
-    membership_set(project=project, user=bench, role="member")
-    membership_set(project=project, user=heavy, role="member")
+    membership_set(actor=None, via="bench", project=project, user=bench, role="member")
+    membership_set(actor=None, via="bench", project=project, user=heavy, role="member")
 
     print(f"seeding {args.total} memories…", flush=True)
     batch: list[Memory] = []

@@ -220,7 +220,7 @@ def fixtures(requests: int) -> Fixtures:
     from memories.services import credential_issue
 
     bench = User.objects.get(username="bench")
-    _, token = credential_issue(user=bench, provenance="authoritative", label="bench")
+    _, token = credential_issue(actor=None, via="bench", user=bench, provenance="authoritative", label="bench")
     projects = list(bench.memberships.order_by("project__slug").values_list("project__slug", flat=True))
     by_scope: dict[str | None, list[str]] = defaultdict(list)
     live = Memory.objects.filter(owner=bench, state="live").order_by("?").values_list("project__slug", "pk")

@@ -6,7 +6,7 @@ API. Memories are never added, edited or deleted here; the store is forward-only
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import quote, unquote
@@ -22,7 +22,7 @@ from memories import selectors, services
 from memories.choices import State
 from memories.errors import DomainError
 from memories.ids import is_memory_id
-from memories.models import MEMORY_FIELDS, Credential, Membership, Memory, Project
+from memories.models import MEMORY_FIELDS, AccountEvent, Credential, Membership, Memory, Project
 from memories.text import preview
 from memories.visibility import Action, permits, visible_memories
 
@@ -216,9 +216,45 @@ class MembershipInline(admin.TabularInline[Membership, Project]):
 
 @admin.register(Project)
 class ProjectAdmin(admin.ModelAdmin[Project]):
+    """Projects and their members, changed through the account services so that every change
+    is audited (AccountEvent) exactly as the commands' changes are."""
+
     list_display = ["slug", "name", "created_at"]
     search_fields = ["slug", "name"]
     inlines = [MembershipInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Project | None = None) -> list[str]:
+        # Agents name a project by its slug (API, MCP, scripts): fixed once created.
+        return ["slug", "created_at"] if obj is not None else []
+
+    def save_model(self, request: HttpRequest, obj: Project, form: Any, change: bool) -> None:
+        actor = cast(User, request.user)
+        if change:
+            services.project_rename(actor=actor, via="admin", project=obj, name=obj.name)
+        else:
+            project, _ = services.project_create(actor=actor, via="admin", slug=obj.slug, name=obj.name)
+            obj.pk = project.pk
+        obj.refresh_from_db()
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        if formset.model is not Membership:
+            super().save_formset(request, form, formset, change)
+            return
+        actor, project = cast(User, request.user), form.instance
+        formset.save(commit=False)  # fills deleted_objects, changed_objects and new_objects
+        for membership in formset.deleted_objects:
+            services.membership_remove(actor=actor, via="admin", project=project, user=membership.user)
+        for membership, changed in formset.changed_objects:
+            if "user" in changed:  # the row now names someone else: the first member leaves
+                previous = Membership.objects.select_related("user").get(pk=membership.pk).user
+                services.membership_remove(actor=actor, via="admin", project=project, user=previous)
+            services.membership_set(
+                actor=actor, via="admin", project=project, user=membership.user, role=membership.role
+            )
+        for membership in formset.new_objects:
+            services.membership_set(
+                actor=actor, via="admin", project=project, user=membership.user, role=membership.role
+            )
 
 
 @admin.register(Credential)
@@ -237,10 +273,34 @@ class CredentialAdmin(admin.ModelAdmin[Credential]):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def save_model(self, request: HttpRequest, obj: Credential, form: Any, change: bool) -> None:
+        # Only the label is editable; relabelling goes through the audited service.
+        services.credential_relabel(actor=cast(User, request.user), via="admin", credential=obj, label=obj.label)
+
     @admin.action(description="Revoke the selected tokens")
     def revoke(self, request: HttpRequest, queryset: QuerySet[Credential]) -> None:
         revoked = 0
         for credential in queryset.filter(revoked_at__isnull=True):
-            services.credential_revoke(credential=credential)
+            services.credential_revoke(actor=cast(User, request.user), via="admin", credential=credential)
             revoked += 1
         self.message_user(request, f"Revoked {revoked} token(s).", messages.SUCCESS)
+
+
+@admin.register(AccountEvent)
+class AccountEventAdmin(admin.ModelAdmin[AccountEvent]):
+    """The audit log of projects, memberships and tokens: read-only, as the database holds it."""
+
+    list_display = ["created_at", "action", "actor", "via", "project_slug", "username", "credential_prefix"]
+    list_filter = ["action", "via"]
+    search_fields = ["project_slug", "username", "credential_prefix", "actor__username"]
+    list_select_related = ["actor"]
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

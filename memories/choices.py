@@ -59,6 +59,17 @@ class Role(models.TextChoices):
     MAINTAINER = "maintainer"
 
 
+class AccountAction(models.TextChoices):
+    PROJECT_CREATED = "project_created"
+    PROJECT_RENAMED = "project_renamed"
+    MEMBER_ADDED = "member_added"
+    ROLE_CHANGED = "role_changed"
+    MEMBER_REMOVED = "member_removed"
+    TOKEN_ISSUED = "token_issued"
+    TOKEN_RELABELLED = "token_relabelled"
+    TOKEN_REVOKED = "token_revoked"
+
+
 class EventAction(models.TextChoices):
     CREATED = "created"
     SUPERSEDED = "superseded"

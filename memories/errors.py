@@ -50,12 +50,23 @@ class Forbidden(DomainError):
     code = ErrorCode.FORBIDDEN
 
 
-class Conflict(DomainError):
+class NotLive(DomainError):
+    """What the caller expected live (a memory, a pending conflict, a token) no longer is; nothing changed."""
+
     status = 409
     code = ErrorCode.NOT_LIVE
 
+    def __init__(self, message: str, *, memory_id: str | None = None) -> None:
+        super().__init__(message)
+        self.memory_id = memory_id
 
-class Unprocessable(DomainError):
+
+class IdempotencyInProgress(DomainError):
+    status = 409
+    code = ErrorCode.IDEMPOTENCY_IN_PROGRESS
+
+
+class IdempotencyKeyReused(DomainError):
     status = 422
     code = ErrorCode.IDEMPOTENCY_KEY_REUSED
 
@@ -71,9 +82,14 @@ class RateLimited(DomainError):
         self.retry_after = retry_after
 
 
-class ServiceUnavailable(DomainError):
+class EmbeddingFailed(DomainError):
     status = 503
     code = ErrorCode.EMBEDDING_FAILED
+
+
+class DatabaseUnavailable(DomainError):
+    status = 503
+    code = ErrorCode.DATABASE_UNAVAILABLE
 
 
 def project_not_found(slug: str) -> NotFound:
@@ -83,3 +99,7 @@ def project_not_found(slug: str) -> NotFound:
 
 def memory_not_found(memory_id: str) -> NotFound:
     return NotFound(f"Memory {memory_id!r} not found.")
+
+
+def memory_not_live(memory_id: str) -> NotLive:
+    return NotLive(f"{memory_id} is no longer live.", memory_id=memory_id)

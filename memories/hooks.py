@@ -1,6 +1,7 @@
 """Extension points for apps that build on memories (the review app) without memories
-depending on them. Hooks run inside the writing transaction, so what they change commits
-or rolls back with the write."""
+depending on them. ``on_supersede_declared`` runs inside the writing transaction, so what it
+changes commits or rolls back with the write; ``on_undeclared_write_committed`` runs only once
+the write has committed (``transaction.on_commit``), for side effects such as enqueueing a task."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase
 from pgvector.django import HnswIndex, VectorField
 
 from memories.choices import (
+    AccountAction,
     EventAction,
     Kind,
     LinkOrigin,
@@ -118,10 +119,6 @@ class Credential(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.label or 'unlabelled'}, {self.user})"
-
-    @property
-    def is_active(self) -> bool:
-        return self.revoked_at is None
 
     @property
     def default_session(self) -> str:
@@ -258,10 +255,6 @@ class Memory(models.Model):
     def __str__(self) -> str:
         return self.id
 
-    @property
-    def is_live(self) -> bool:
-        return self.state == State.LIVE
-
 
 class Link(models.Model):
     """A typed directed edge ``src → dst``. It records; it never retires."""
@@ -318,6 +311,32 @@ class MemoryEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.memory_id} at {self.created_at:%Y-%m-%d %H:%M:%S}"
+
+
+class AccountEvent(models.Model):
+    """One entry of the append-only audit log of projects, memberships and tokens (a trigger
+    refuses UPDATE and DELETE). What was changed is kept by name, so the entry outlives it."""
+
+    action = models.CharField(max_length=24, choices=AccountAction.choices)
+    # None: an operator at the shell; ``via`` says which command.
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    via = models.CharField(max_length=64)
+    project_slug = models.CharField(max_length=64, blank=True)
+    username = models.CharField(max_length=150, blank=True)
+    credential_prefix = models.CharField(max_length=16, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=in_choices("action", AccountAction), name="account_event_action_valid")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} at {self.created_at:%Y-%m-%d %H:%M:%S}"
 
 
 class MemoryUserObjectPermission(UserObjectPermissionBase):

@@ -22,7 +22,7 @@ from pgvector.django import CosineDistance
 
 from memories.choices import EventAction, State
 from memories.embedding import EmbeddingError, embed_one
-from memories.errors import ErrorCode, ServiceUnavailable
+from memories.errors import EmbeddingFailed
 from memories.models import Memory, MemoryEvent, Project
 from memories.ranking import (
     lexical_query,
@@ -125,7 +125,7 @@ def recall(
     try:
         embedding = embed_one(query)
     except EmbeddingError as exc:
-        raise ServiceUnavailable("The embedding model failed; retry.", code=ErrorCode.EMBEDDING_FAILED) from exc
+        raise EmbeddingFailed("The embedding model failed; retry.") from exc
 
     unscoped = visible_memories(user)
     if kinds:

@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 from memories.choices import (
     LOOP_KINDS,
+    AccountAction,
     EventAction,
     Kind,
     LinkOrigin,
@@ -33,7 +34,7 @@ from memories.choices import (
 )
 from memories.embedding import get_embedder
 from memories.ids import LINK_ID_RE, MEMORY_ID_RE
-from memories.models import MAX_CONTENT_LENGTH, Link, Memory, MemoryEvent, Project
+from memories.models import MAX_CONTENT_LENGTH, AccountEvent, Link, Memory, MemoryEvent, Project
 from memories.text import content_fingerprint
 
 BATCH = 500
@@ -242,7 +243,11 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
         if slug is None:
             return None
         if slug not in projects:
-            projects[slug] = Project.objects.get_or_create(slug=slug, defaults={"name": slug})[0]
+            projects[slug], created = Project.objects.get_or_create(slug=slug, defaults={"name": slug})
+            if created:  # audited as create_project would be (the services are not this layer's)
+                AccountEvent.objects.create(
+                    action=AccountAction.PROJECT_CREATED, via="manage.py import_memories", project_slug=slug
+                )
         return projects[slug]
 
     memories = [row for _, row in rows["memory"]]

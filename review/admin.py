@@ -24,7 +24,7 @@ from memories.errors import DomainError
 from memories.humanize import age
 from memories.text import preview
 from review import services
-from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Outcome
+from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, JudgmentOutcome
 from review.selectors import conflicts_for, judgments_for
 
 
@@ -224,7 +224,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
             .annotate(n=Count("id"))
             .values_list("day", "n")
         )
-        judgments = judgments_for(user).filter(created_at__gte=since, outcome=Outcome.AUTO_RESOLVED)
+        judgments = judgments_for(user).filter(created_at__gte=since, outcome=JudgmentOutcome.AUTO_RESOLVED)
         auto = dict(
             judgments.annotate(day=TruncDate("created_at"))
             .values_list("day")

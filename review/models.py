@@ -22,7 +22,7 @@ RETIRING_RELATIONS = frozenset({Relation.DUPLICATE, Relation.SUPERSEDES})
 QUEUED_RELATIONS = frozenset({Relation.DUPLICATE, Relation.SUPERSEDES, Relation.CONTRADICTS})
 
 
-class Outcome(models.TextChoices):
+class JudgmentOutcome(models.TextChoices):
     AUTO_RESOLVED = "auto_resolved"
     QUEUED = "queued"
     NO_ACTION = "no_action"
@@ -37,7 +37,7 @@ class Judgment(models.Model):
     confidence = models.FloatField()
     rationale = models.TextField(blank=True)
     judge = models.CharField(max_length=100)
-    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    outcome = models.CharField(max_length=16, choices=JudgmentOutcome.choices)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -46,7 +46,7 @@ class Judgment(models.Model):
             models.CheckConstraint(condition=~Q(older=F("newer")), name="judgment_distinct_pair"),
             models.CheckConstraint(condition=Q(confidence__gte=0, confidence__lte=1), name="judgment_confidence_range"),
             models.CheckConstraint(condition=in_choices("relation", Relation), name="judgment_relation_valid"),
-            models.CheckConstraint(condition=in_choices("outcome", Outcome), name="judgment_outcome_valid"),
+            models.CheckConstraint(condition=in_choices("outcome", JudgmentOutcome), name="judgment_outcome_valid"),
         ]
 
     def __str__(self) -> str:

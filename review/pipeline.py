@@ -25,7 +25,7 @@ from memories.services import NotLive, memory_supersede
 from review.eligibility import Described, hygiene_memories, memory_to_judge, scope_live, screen, settled_pairs
 from review.judges import JudgeError, Pair, Verdict, get_judge
 from review.judges.guard import guarded_judge
-from review.models import QUEUED_RELATIONS, RETIRING_RELATIONS, Conflict, ConflictStatus, Judgment, Outcome
+from review.models import QUEUED_RELATIONS, RETIRING_RELATIONS, Conflict, ConflictStatus, Judgment, JudgmentOutcome
 
 logger = logging.getLogger(__name__)
 
@@ -146,16 +146,16 @@ def strongest_to_queue(verdicts: list[tuple[Verdict, str, str]]) -> int | None:
 
 def decide_outcome(
     *, verdict: Verdict, both_live: bool, older_provenance: str, newer_provenance: str, may_queue: bool = True
-) -> Outcome:
+) -> JudgmentOutcome:
     """What a verdict does to a pair (SPEC §6): retire the older, queue a conflict, or nothing.
     ``may_queue`` is False for all but the one candidate of a memory that may open a conflict."""
     if both_live and would_retire(
         verdict=verdict, older_provenance=older_provenance, newer_provenance=newer_provenance
     ):
-        return Outcome.AUTO_RESOLVED
+        return JudgmentOutcome.AUTO_RESOLVED
     if both_live and may_queue and verdict.queueable and verdict.relation in QUEUED_RELATIONS:
-        return Outcome.QUEUED
-    return Outcome.NO_ACTION
+        return JudgmentOutcome.QUEUED
+    return JudgmentOutcome.NO_ACTION
 
 
 def hygiene_reason(verdict: Verdict) -> str:
@@ -205,8 +205,8 @@ def apply_verdict(
                 newer_provenance=newer.provenance,
                 may_queue=may_queue,
             )
-            if outcome == Outcome.QUEUED and pending_pairs([(older_id, newer_id)]):
-                outcome = Outcome.NO_ACTION  # never queued twice (R-H9); the pending one stands
+            if outcome == JudgmentOutcome.QUEUED and pending_pairs([(older_id, newer_id)]):
+                outcome = JudgmentOutcome.NO_ACTION  # never queued twice (R-H9); the pending one stands
             judgment = Judgment.objects.create(
                 older=older,
                 newer=newer,
@@ -216,7 +216,7 @@ def apply_verdict(
                 judge=judge_name,
                 outcome=outcome,
             )
-            if outcome == Outcome.AUTO_RESOLVED:
+            if outcome == JudgmentOutcome.AUTO_RESOLVED:
                 try:
                     memory_supersede(
                         actor=None,
@@ -227,9 +227,9 @@ def apply_verdict(
                     )
                 except NotLive:
                     # Retired since it was read: what the verdict would have done to a retired pair.
-                    judgment.outcome = Outcome.NO_ACTION
+                    judgment.outcome = JudgmentOutcome.NO_ACTION
                     judgment.save(update_fields=["outcome"])
-            elif outcome == Outcome.QUEUED:
+            elif outcome == JudgmentOutcome.QUEUED:
                 conflict_for(older=older, newer=newer, judgment_id=judgment.pk, verdict=verdict).save(force_insert=True)
     except IntegrityError:
         logger.info("pair %s / %s was judged already; nothing to do", older_id, newer_id)

@@ -8,10 +8,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from memories.choices import LinkOrigin
-from memories.errors import Conflict as ConflictError
-from memories.errors import ErrorCode, NotFound, ValidationFailed
+from memories.errors import NotFound, NotLive, ValidationFailed
 from memories.models import Memory
-from memories.services import NotLive, memory_forget, memory_supersede
+from memories.services import memory_forget, memory_supersede
 from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Resolution
 from review.selectors import conflicts_for
 
@@ -32,7 +31,7 @@ def conflict_resolve(*, user: User, conflict_id: int, action: str) -> Conflict:
         if conflict is None:
             raise NotFound(f"Conflict {conflict_id} not found.")
         if conflict.status != ConflictStatus.PENDING:
-            raise ConflictError(f"Conflict {conflict_id} is already {conflict.status}.", code=ErrorCode.NOT_LIVE)
+            raise NotLive(f"Conflict {conflict_id} is already {conflict.status}.")
         older_id, newer_id = conflict.older_id, conflict.newer_id
         reason = f"conflict {conflict.pk}: {action}"
         try:
@@ -45,9 +44,7 @@ def conflict_resolve(*, user: User, conflict_id: int, action: str) -> Conflict:
                     user=user, credential=None, memory_id=newer_id, reason=reason, require_live=[older_id, newer_id]
                 )
         except NotLive as refused:
-            raise ConflictError(
-                f"{refused.memory_id} is no longer live; dismiss this conflict.", code=ErrorCode.NOT_LIVE
-            ) from None
+            raise NotLive(f"{refused.memory_id} is no longer live; dismiss this conflict.") from None
         status = ConflictStatus.DISMISSED if action == Resolution.DISMISS else ConflictStatus.RESOLVED
         Conflict.objects.filter(pk=conflict.pk, status=ConflictStatus.PENDING).update(
             status=status, resolution=action, resolved_at=timezone.now(), resolved_by=user

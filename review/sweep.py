@@ -55,7 +55,7 @@ from memories.ranking import (
 from memories.services import NotLive, Supersession, memory_supersede_many
 from review.eligibility import Described, hygiene_memories, scope_live, screen, settled_pairs
 from review.judges import JudgeError, Pair, Verdict, get_judge
-from review.models import QUEUED_RELATIONS, Conflict, Judgment, Outcome
+from review.models import QUEUED_RELATIONS, Conflict, Judgment, JudgmentOutcome
 from review.pipeline import (
     apply_verdict,
     conflict_for,
@@ -288,7 +288,7 @@ class ScopeSweep:
                 newer_provenance=self.provenances[newer],
                 may_queue=index == queue_index,
             )
-            if outcome == Outcome.AUTO_RESOLVED:
+            if outcome == JudgmentOutcome.AUTO_RESOLVED:
                 self.live[older] = False
             self.pending.append(_Pending(older=older, newer=newer, verdict=verdict, may_queue=index == queue_index))
 
@@ -367,12 +367,12 @@ class ScopeSweep:
                 if p.may_queue and p.verdict.relation in QUEUED_RELATIONS
             ]
         )
-        decided: list[tuple[_Pending, Outcome]] = []
+        decided: list[tuple[_Pending, JudgmentOutcome]] = []
         for p in pending:
             older_id, newer_id = self.pks[p.older], self.pks[p.newer]
             if (older_id, newer_id) in already:
                 continue  # judged meanwhile by someone else: as apply_verdict, leave it be
-            outcome = Outcome.NO_ACTION
+            outcome = JudgmentOutcome.NO_ACTION
             if p.verdict.relation in QUEUED_RELATIONS:
                 older, newer = read[older_id], read[newer_id]
                 outcome = decide_outcome(
@@ -382,23 +382,23 @@ class ScopeSweep:
                     newer_provenance=newer.provenance,
                     may_queue=p.may_queue,
                 )
-                if outcome == Outcome.AUTO_RESOLVED:
+                if outcome == JudgmentOutcome.AUTO_RESOLVED:
                     states[older_id] = State.SUPERSEDED
-                elif outcome == Outcome.QUEUED and (older_id, newer_id) in waiting:
-                    outcome = Outcome.NO_ACTION  # as apply_verdict: the pending conflict stands
+                elif outcome == JudgmentOutcome.QUEUED and (older_id, newer_id) in waiting:
+                    outcome = JudgmentOutcome.NO_ACTION  # as apply_verdict: the pending conflict stands
             decided.append((p, outcome))
         recorded = self._insert_judgments(decided)
         conflicts: list[Conflict] = []
         supersessions: list[Supersession] = []
         for p, outcome in decided:
-            if outcome == Outcome.NO_ACTION:
+            if outcome == JudgmentOutcome.NO_ACTION:
                 continue
             older_id, newer_id = self.pks[p.older], self.pks[p.newer]
             judgment_id = recorded.get((older_id, newer_id))
             if judgment_id is None:
                 raise _Interfered(f"{older_id} / {newer_id} was judged concurrently")
             older, newer = read[older_id], read[newer_id]
-            if outcome == Outcome.AUTO_RESOLVED:
+            if outcome == JudgmentOutcome.AUTO_RESOLVED:
                 supersessions.append(Supersession(older_id, newer_id, reason=hygiene_reason(p.verdict)))
             else:
                 conflicts.append(conflict_for(older=older, newer=newer, judgment_id=judgment_id, verdict=p.verdict))
@@ -420,7 +420,7 @@ class ScopeSweep:
             )
             return {(older_id, newer_id) for older_id, newer_id in cursor.fetchall()}
 
-    def _insert_judgments(self, decided: list[tuple[_Pending, Outcome]]) -> dict[tuple[str, str], int]:
+    def _insert_judgments(self, decided: list[tuple[_Pending, JudgmentOutcome]]) -> dict[tuple[str, str], int]:
         """Insert the judgments in one statement, skipping pairs judged meanwhile; their ids."""
         if not decided:
             return {}

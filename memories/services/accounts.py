@@ -1,51 +1,145 @@
-"""Projects, memberships and API credentials."""
+"""Projects, memberships and API credentials. Each change names its actor (None for an operator
+at the shell) and appends an ``AccountEvent`` in its own transaction."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from memories.errors import Conflict, ErrorCode
-from memories.models import Credential, Membership, Project
+from memories.choices import AccountAction
+from memories.errors import NotLive
+from memories.models import AccountEvent, Credential, Membership, Project
 from memories.platform.tokens import generate_token, hash_token
 
 
-def project_create(*, slug: str, name: str = "") -> tuple[Project, bool]:
-    """Create the project, or return the existing one (idempotent). ``True`` if created."""
+def _audit(
+    *,
+    action: AccountAction,
+    actor: User | None,
+    via: str,
+    project: Project | None = None,
+    user: User | None = None,
+    credential: Credential | None = None,
+    data: dict[str, Any] | None = None,
+) -> None:
+    AccountEvent.objects.create(
+        action=action,
+        actor=actor,
+        via=via,
+        project_slug=project.slug if project else "",
+        username=user.get_username() if user else "",
+        credential_prefix=credential.prefix if credential else "",
+        data=data or {},
+    )
+
+
+def project_create(*, actor: User | None, via: str, slug: str, name: str = "") -> tuple[Project, bool]:
+    """Create the project, or return the existing one (idempotent; a new ``name`` renames it).
+    ``True`` if created."""
     with transaction.atomic():
         project, created = Project.objects.get_or_create(slug=slug, defaults={"name": name or slug})
-        if not created and name and project.name != name:
-            project.name = name
-            project.save(update_fields=["name"])
+        if created:
+            _audit(action=AccountAction.PROJECT_CREATED, actor=actor, via=via, project=project)
+        elif name:
+            project = project_rename(actor=actor, via=via, project=project, name=name)
     return project, created
 
 
-def membership_set(*, project: Project, user: User, role: str) -> tuple[Membership, bool]:
+def project_rename(*, actor: User | None, via: str, project: Project, name: str) -> Project:
+    """Give ``project`` a new display name (its slug, which agents use, never changes)."""
+    with transaction.atomic():
+        old_name = Project.objects.select_for_update().values_list("name", flat=True).get(pk=project.pk)
+        if old_name != name:
+            Project.objects.filter(pk=project.pk).update(name=name)
+            _audit(
+                action=AccountAction.PROJECT_RENAMED,
+                actor=actor,
+                via=via,
+                project=project,
+                data={"from": old_name, "to": name},
+            )
+        project.refresh_from_db()
+    return project
+
+
+def membership_set(*, actor: User | None, via: str, project: Project, user: User, role: str) -> tuple[Membership, bool]:
     """Make ``user`` a member of ``project`` with ``role`` (idempotent; updates the role)."""
     with transaction.atomic():
         membership, created = Membership.objects.select_for_update().get_or_create(
             project=project, user=user, defaults={"role": role}
         )
-        if not created and membership.role != role:
-            membership.role = role
+        if created:
+            _audit(
+                action=AccountAction.MEMBER_ADDED, actor=actor, via=via, project=project, user=user, data={"role": role}
+            )
+        elif membership.role != role:
+            old_role, membership.role = membership.role, role
             membership.save(update_fields=["role"])
+            _audit(
+                action=AccountAction.ROLE_CHANGED,
+                actor=actor,
+                via=via,
+                project=project,
+                user=user,
+                data={"from": old_role, "to": role},
+            )
     return membership, created
 
 
-def credential_issue(*, user: User, label: str = "", provenance: str) -> tuple[Credential, str]:
+def membership_remove(*, actor: User | None, via: str, project: Project, user: User) -> bool:
+    """Take ``user`` out of ``project``; ``False`` if they were not a member."""
+    with transaction.atomic():
+        removed, _ = Membership.objects.filter(project=project, user=user).delete()
+        if removed:
+            _audit(action=AccountAction.MEMBER_REMOVED, actor=actor, via=via, project=project, user=user)
+    return bool(removed)
+
+
+def credential_issue(
+    *, actor: User | None, via: str, user: User, label: str = "", provenance: str
+) -> tuple[Credential, str]:
     """A new API token for ``user``. The token is returned once and only its hash is kept."""
     token, prefix = generate_token()
-    credential = Credential.objects.create(
-        user=user, label=label, prefix=prefix, token_hash=hash_token(token), provenance=provenance
-    )
+    with transaction.atomic():
+        credential = Credential.objects.create(
+            user=user, label=label, prefix=prefix, token_hash=hash_token(token), provenance=provenance
+        )
+        _audit(
+            action=AccountAction.TOKEN_ISSUED,
+            actor=actor,
+            via=via,
+            user=user,
+            credential=credential,
+            data={"label": label, "provenance": provenance},
+        )
     return credential, token
 
 
-def credential_revoke(*, credential: Credential) -> Credential:
+def credential_relabel(*, actor: User | None, via: str, credential: Credential, label: str) -> Credential:
+    with transaction.atomic():
+        old_label = Credential.objects.select_for_update().values_list("label", flat=True).get(pk=credential.pk)
+        if old_label != label:
+            Credential.objects.filter(pk=credential.pk).update(label=label)
+            _audit(
+                action=AccountAction.TOKEN_RELABELLED,
+                actor=actor,
+                via=via,
+                user=credential.user,
+                credential=credential,
+                data={"from": old_label, "to": label},
+            )
+        credential.refresh_from_db()
+    return credential
+
+
+def credential_revoke(*, actor: User | None, via: str, credential: Credential) -> Credential:
     with transaction.atomic():
         updated = Credential.objects.filter(pk=credential.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+        if not updated:
+            raise NotLive("The token was already revoked.")
         credential.refresh_from_db()
-    if not updated:
-        raise Conflict("The token was already revoked.", code=ErrorCode.INVALID)
+        _audit(action=AccountAction.TOKEN_REVOKED, actor=actor, via=via, user=credential.user, credential=credential)
     return credential

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from memories.choices import EventAction, LinkType, LoopStatus, State
-from memories.errors import Conflict, ErrorCode
+from memories.errors import memory_not_live
 from memories.models import Credential, Link, Memory, MemoryEvent
 
 
@@ -23,20 +23,12 @@ class LostRace(RuntimeError):
     """A guarded update found the row no longer in the state it was read in."""
 
 
-class NotLive(Conflict):
-    """A memory the caller expected live, checked under its lock, is not; nothing was changed."""
-
-    def __init__(self, memory_id: str) -> None:
-        super().__init__(f"{memory_id} is no longer live.", code=ErrorCode.NOT_LIVE)
-        self.memory_id = memory_id
-
-
 def expect_live(locked: dict[str, Memory], memory_ids: Iterable[str]) -> None:
     """The caller's expected state, checked in the order given (the first one retired is named)."""
     for memory_id in memory_ids:
         memory = locked.get(memory_id)
         if memory is None or memory.state != State.LIVE:
-            raise NotLive(memory_id)
+            raise memory_not_live(memory_id)
 
 
 def event_append(

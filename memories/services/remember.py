@@ -12,7 +12,7 @@ from django.db import transaction
 from memories import hooks
 from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, LoopStatus, Provenance, State, Visibility
 from memories.embedding import EmbeddingError, embed_one, get_embedder
-from memories.errors import ErrorCode, Forbidden, NotFound, ServiceUnavailable, ValidationFailed
+from memories.errors import EmbeddingFailed, ErrorCode, Forbidden, NotFound, ValidationFailed
 from memories.locks import advisory_lock, lock_memories
 from memories.models import Credential, Memory
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
@@ -45,10 +45,7 @@ def _embed(content: str) -> list[float]:
     try:
         return embed_one(content)
     except EmbeddingError as exc:
-        raise ServiceUnavailable(
-            "The embedding model failed; nothing was stored. Retry the request.",
-            code=ErrorCode.EMBEDDING_FAILED,
-        ) from exc
+        raise EmbeddingFailed("The embedding model failed; nothing was stored. Retry the request.") from exc
 
 
 def _unique(items: list[Any]) -> list[Any]:

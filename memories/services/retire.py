@@ -1,4 +1,4 @@
-"""forget, restore_memory and link (SPEC R-O2 to R-O4)."""
+"""forget and restore_memory (SPEC R-O2, R-O3)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from memories.choices import EventAction, LinkOrigin, LinkType, LoopStatus, State
-from memories.errors import Conflict, ErrorCode, Forbidden, ValidationFailed, memory_not_found
+from memories.errors import Forbidden, NotLive, memory_not_found
 from memories.ids import is_memory_id
 from memories.locks import lock_memories
 from memories.models import Credential, Link, Memory, MemoryEvent
-from memories.services.lifecycle import LostRace, event_append, expect_live, link_record, retire
+from memories.services.lifecycle import LostRace, event_append, expect_live, retire
 from memories.visibility import Action, permits, visible_memories
 
 
@@ -59,14 +59,11 @@ def memory_forget(
         if memory.state == State.FORGOTTEN:
             return memory
         if memory.state == State.SUPERSEDED:
-            raise Conflict(
-                f"{memory_id} was superseded by {memory.superseded_by_id}; restore it first to forget it.",
-                code=ErrorCode.NOT_LIVE,
-            )
+            raise NotLive(f"{memory_id} was superseded by {memory.superseded_by_id}; restore it first to forget it.")
         try:
             closes_loop = retire(memory=memory, successor=None, now=timezone.now())
         except LostRace:  # pragma: no cover - the row is locked
-            raise Conflict(f"{memory_id} changed while being forgotten; retry.", code=ErrorCode.NOT_LIVE) from None
+            raise NotLive(f"{memory_id} changed while being forgotten; retry.") from None
         event_append(
             memory=memory,
             action=EventAction.FORGOTTEN,
@@ -107,7 +104,7 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
         from_state = memory.state
         updated = Memory.objects.filter(pk=memory.pk, state=from_state).update(**changes)
         if updated != 1:  # pragma: no cover - the row is locked
-            raise Conflict(f"{memory_id} changed while being restored; retry.", code=ErrorCode.NOT_LIVE)
+            raise NotLive(f"{memory_id} changed while being restored; retry.")
         for field, value in changes.items():
             setattr(memory, field, value)
         reverted = []
@@ -131,21 +128,3 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
             },
         )
     return memory
-
-
-def link_create(*, user: User, src_id: str, dst_id: str, type: str) -> tuple[Link, bool]:
-    """Record ``src -type-> dst``; ``True`` when created. A graph edge only: nothing retires."""
-    if src_id == dst_id:
-        raise ValidationFailed("A memory cannot link to itself.", fields={"dst": ["must differ from src"]})
-    with transaction.atomic():
-        ends = {m.pk: m for m in visible_memories(user).filter(pk__in=[src_id, dst_id])}
-        for end in (src_id, dst_id):
-            if end not in ends:
-                raise memory_not_found(end)
-        src, dst = ends[src_id], ends[dst_id]
-        if not permits(user, Action.RETIRE, src):
-            raise Forbidden("You may link only from memories you may write (yours, or your projects' as maintainer).")
-        link, created = link_record(src=src, dst=dst, type=type, origin=LinkOrigin.LINK, actor=user)
-        if created:
-            event_append(memory=src, action=EventAction.LINKED, actor=user, data={"link": link.pk, "dst": dst.pk})
-    return link, created

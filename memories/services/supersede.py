@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from memories.errors import Forbidden, ValidationFailed, memory_not_found
+from memories.errors import Forbidden, ValidationFailed, memory_not_found, memory_not_live
 from memories.ids import is_memory_id
 from memories.locks import lock_memories
 from memories.models import Link
-from memories.services.lifecycle import LostRace, NotLive, expect_live, retire_by_successor
+from memories.services.lifecycle import LostRace, expect_live, retire_by_successor
 from memories.visibility import Action, visible_memories
 
 logger = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ def memory_supersede_many(*, actor: User | None, supersessions: Sequence[Superse
                     target=target, successor=successor, origin=origin, actor=actor, reason=s.reason
                 )
             except LostRace:  # pragma: no cover - the row is locked and was read live
-                raise NotLive(target.pk) from None
+                raise memory_not_live(target.pk) from None
             links.append(link)  # retire() left the target's new state on it: a later pair sees it
         done = [(s.target_id, s.successor_id) for s in supersessions]
         transaction.on_commit(lambda: _log_superseded(done, origin))

@@ -297,7 +297,7 @@ def _task_counts(database_url: str) -> Counter[str]:
 
 
 @dataclass
-class _Outcome:
+class _StoreAfterRun:
     state: dict[str, str]
     superseded_by: dict[str, str]
     judgments: dict[tuple[str, str], tuple[str, float, str]]  # (older, newer) → relation, confidence, outcome
@@ -308,7 +308,7 @@ class _Outcome:
     worker_busy: float
 
 
-def _read_outcome(database_url: str) -> _Outcome:
+def _read_store_after_run(database_url: str) -> _StoreAfterRun:
     import psycopg
 
     with psycopg.connect(database_url, autocommit=True) as conn:
@@ -327,7 +327,7 @@ def _read_outcome(database_url: str) -> _Outcome:
             " coalesce(extract(epoch FROM sum(finished_at - started_at)), 0)"
             " FROM django_tasks_database_dbtaskresult"
         ).fetchone()
-    return _Outcome(
+    return _StoreAfterRun(
         state={row[0]: row[1] for row in memories},
         superseded_by={row[0]: row[2] for row in memories if row[2]},
         judgments={(row[0], row[1]): (row[2], float(row[3]), row[4]) for row in judgments},
@@ -476,7 +476,7 @@ def run_whole_store(
             client.close()
             worker.stop()
             gunicorn.stop()
-        outcome = _read_outcome(database_url)
+        outcome = _read_store_after_run(database_url)
         log_errors = {"gunicorn": gunicorn.log_errors(), "db_worker": worker.log_errors()}
     timings["total_seconds"] = time.monotonic() - began
     if outcome.worker_span is not None:
@@ -513,7 +513,7 @@ class _Scoring:
 
     store: Store
     posted: _Posted
-    outcome: _Outcome
+    outcome: _StoreAfterRun
     write_of: dict[str, int] = field(default_factory=dict)  # memory id → the write that created it
 
     def __post_init__(self) -> None:
@@ -653,7 +653,7 @@ class _Scoring:
         }
 
 
-def score(store: Store, posted: _Posted, outcome: _Outcome) -> dict[str, Any]:
+def score(store: Store, posted: _Posted, outcome: _StoreAfterRun) -> dict[str, Any]:
     """The metrics of one run (described in ``bench/hygiene_store.py``)."""
     scoring = _Scoring(store, posted, outcome)
     return {

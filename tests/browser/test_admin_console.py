@@ -100,11 +100,11 @@ def story(db) -> Story:
         )
     )
     User.objects.create_user("outsider")
-    acme, _ = project_create(slug="acme", name="Acme")
-    globex, _ = project_create(slug="globex", name="Globex")
-    membership_set(project=acme, user=alice, role=Role.MEMBER)
-    membership_set(project=acme, user=lead, role=Role.MAINTAINER)
-    membership_set(project=globex, user=alice, role=Role.MEMBER)
+    acme, _ = project_create(actor=None, via="tests", slug="acme", name="Acme")
+    globex, _ = project_create(actor=None, via="tests", slug="globex", name="Globex")
+    membership_set(actor=None, via="tests", project=acme, user=alice, role=Role.MEMBER)
+    membership_set(actor=None, via="tests", project=acme, user=lead, role=Role.MAINTAINER)
+    membership_set(actor=None, via="tests", project=globex, user=alice, role=Role.MEMBER)
 
     v1 = make_memory(alice, "The deploy window is Monday 10:00 UTC.", project=acme)
     v2 = memory_remember(
@@ -418,7 +418,7 @@ def test_a_team_admin_walks_the_same_tasks_and_sees_only_his_project(walk, story
 
 def test_a_member_who_only_sees_a_memory_is_offered_no_action_on_it(walk, story):
     bob = User.objects.create_user("bob", password=PASSWORD, is_staff=True)
-    membership_set(project=story.staging.project, user=bob, role=Role.MEMBER)
+    membership_set(actor=None, via="tests", project=story.staging.project, user=bob, role=Role.MEMBER)
     walk.login("bob")
     walk.open_model("memory")
     walk.follow("staging database", "#result_list", partial=True)

@@ -63,7 +63,7 @@ def test_requests_without_a_valid_token_answer_401_before_anything_else(
 
 
 def test_a_revoked_token_is_refused(asgi_server: str, alice: Persona) -> None:
-    services.credential_revoke(credential=alice.credential)
+    services.credential_revoke(actor=None, via="tests", credential=alice.credential)
 
     response = post(f"{asgi_server}/mcp/", INITIALIZE, alice.token)
 

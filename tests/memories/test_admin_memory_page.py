@@ -161,7 +161,7 @@ def crossroads(alice, dave, acme):
     globex = ProjectFactory.create(slug="globex")
     from memories import services
 
-    services.membership_set(project=globex, user=alice.user, role="member")
+    services.membership_set(actor=None, via="tests", project=globex, user=alice.user, role="member")
     dave.user.is_staff = True
     dave.user.save()
     shown = {

@@ -102,8 +102,8 @@ def test_a_refused_first_attempt_frees_the_key(alice, acme):
 
     from memories.services import membership_set, project_create
 
-    project, _ = project_create(slug="acme-later")
-    membership_set(project=project, user=alice.user, role="member")
+    project, _ = project_create(actor=None, via="tests", slug="acme-later")
+    membership_set(actor=None, via="tests", project=project, user=alice.user, role="member")
 
     assert post(alice, body, "k").status_code == 201
 

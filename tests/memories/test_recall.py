@@ -65,8 +65,8 @@ def test_only_visible_live_memories_unless_superseded_are_asked_for(alice, bob, 
 def test_project_means_that_project_plus_the_personal_scope(alice, acme):
     from memories.services import membership_set, project_create
 
-    other, _ = project_create(slug="initech")
-    membership_set(project=other, user=alice.user, role="member")
+    other, _ = project_create(actor=None, via="tests", slug="initech")
+    membership_set(actor=None, via="tests", project=other, user=alice.user, role="member")
     personal = make_memory(alice.user, "I review deploys on Fridays")
     in_acme = make_memory(alice.user, "Acme deploys on Fridays", project=acme)
     make_memory(alice.user, "Initech deploys on Fridays", project=other)

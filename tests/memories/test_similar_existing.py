@@ -88,7 +88,7 @@ def test_only_own_live_memories_from_personal_scope_and_the_project_written_into
     elsewhere_project = ProjectFactory.create(slug="initech")
     from memories.services import membership_set
 
-    membership_set(project=elsewhere_project, user=alice.user, role="member")
+    membership_set(actor=None, via="tests", project=elsewhere_project, user=alice.user, role="member")
     make_memory(alice.user, "Initech deploys on Mondays", project=elsewhere_project)
     make_memory(bob.user, "Acme deploys on Mondays, says bob", project=acme)
     make_memory(carol.user, "Globex deploys on Mondays")

@@ -86,7 +86,7 @@ def local_judge(monkeypatch) -> None:
 def store(alice, bob, acme) -> dict[str, Any]:
     """About sixty memories: two owners, personal and project scopes, some from a watcher."""
     globex = ProjectFactory.create(slug="globex", name="Globex")
-    services.membership_set(project=globex, user=alice.user, role="member")
+    services.membership_set(actor=None, via="tests", project=globex, user=alice.user, role="member")
     watcher, _ = issue_token(alice.user, provisional=True, label="watcher")
     written = []
     for owner, project in [(alice, None), (alice, acme), (bob, acme), (bob, None), (alice, globex)]:

@@ -25,6 +25,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, slug: str, username: str, role: str, **options: Any) -> None:
         project = get_project(slug)
         user = get_user(username)
-        membership, created = membership_set(project=project, user=user, role=role)
+        membership, created = membership_set(
+            actor=None, via="manage.py add_member", project=project, user=user, role=role
+        )
         verb = "Added" if created else "Updated"
         self.stdout.write(f"{verb} {username} in {project.slug} as {membership.role}")

@@ -26,6 +26,6 @@ class Command(BaseCommand):
             raise CommandError(f"{slug!r} is not a valid slug: use letters, digits, '-' and '_'.") from None
         if len(slug) > 64:
             raise CommandError("A project slug has at most 64 characters.")
-        project, created = project_create(slug=slug, name=name)
+        project, created = project_create(actor=None, via="manage.py create_project", slug=slug, name=name)
         verb = "Created" if created else "Project already exists:"
         self.stdout.write(f"{verb} {project.slug} ({project.name})")

@@ -36,7 +36,9 @@ class Command(BaseCommand):
         if name and Credential.objects.filter(user=user, label=name, revoked_at__isnull=True).exists():
             raise CommandError(f"{username} already has an active token labelled {name!r}; revoke it or pick another.")
         provenance = Provenance.PROVISIONAL if provisional else Provenance.AUTHORITATIVE
-        credential, token = credential_issue(user=user, label=name, provenance=provenance)
+        credential, token = credential_issue(
+            actor=None, via="manage.py issue_token", user=user, label=name, provenance=provenance
+        )
         self.stdout.write(
             f"Issued {provenance} token {credential.prefix}… for {username}"
             + (f" labelled {name!r}" if name else "")

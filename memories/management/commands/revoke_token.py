@@ -33,5 +33,5 @@ class Command(BaseCommand):
         if len(matches) > 1:
             names = ", ".join(f"{c.prefix} ({c.label or 'unlabelled'})" for c in matches)
             raise CommandError(f"{token!r} matches several tokens: {names}. Give more of the prefix.")
-        credential = credential_revoke(credential=matches[0])
+        credential = credential_revoke(actor=None, via="manage.py revoke_token", credential=matches[0])
         self.stdout.write(f"Revoked token {credential.prefix}… ({credential.label or 'unlabelled'}) of {username}")
