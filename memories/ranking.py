@@ -187,8 +187,11 @@ def lexical_query(text: str, alias: str) -> LexicalQuery | None:
 
 def lexical_query_from_counts(counts: Mapping[str, int], stats: LexicalStats) -> LexicalQuery | None:
     """``lexical_query`` for a text whose lexemes are already known (a stored memory's)."""
+    # A lexeme the statistics put in every memory (a small store, freshly analysed) has an idf
+    # of 0: it tells nothing, and a text of only such lexemes would score 0 against itself.
     telling = sorted(
-        (lexeme for lexeme in counts if not stats.common(lexeme)), key=lambda lexeme: (stats.frequency(lexeme), lexeme)
+        (lexeme for lexeme in counts if not stats.common(lexeme) and stats.idf(lexeme) > 0.0),
+        key=lambda lexeme: (stats.frequency(lexeme), lexeme),
     )[:MAX_LEXEMES]
     if not telling:
         return None

@@ -289,3 +289,25 @@ def test_a_long_statement_finds_its_predecessor_by_its_rare_words(alice):
     ).json()
 
     assert body["similar_existing"][0]["id"] == old.id
+
+
+def test_words_the_statistics_put_in_every_memory_tell_nothing_and_break_nothing(alice):
+    """A small store, freshly analysed: every lexeme of the question is in every memory, so
+    PostgreSQL's statistics give each a share of 1 and an idf of 0. The lexical side steps
+    aside (it used to divide by a self-score of 0: a 500 from recall and remember)."""
+    for when in ("at noon", "on Friday", "after the freeze"):
+        make_memory(alice.user, f"deploy window {when}")
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memories_memory")
+    ranking.forget_lexical_stats()
+    stats = ranking.lexical_stats("default")
+
+    recalled = alice.client.post("/api/v1/recall/", {"query": "deploy window"}, format="json")
+    written = remember(alice, "deploy window today")
+
+    assert stats.frequency("deploy") == 1.0
+    assert [recalled.status_code, written.status_code] == [200, 201]
+    assert len(recalled.json()["results"]) == 3
+    assert len(written.json()["similar_existing"]) == 3
+    assert ranking.lexical_query("deploy window", "default") is None
+    ranking.forget_lexical_stats()
