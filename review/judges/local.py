@@ -78,8 +78,9 @@ class LocalJudge:
         self.intercept = np.asarray(weights["intercept"])
         self.temperature = float(weights["temperature"])
         self.name = f"local/{weights.get('version', 'unversioned')}"
-        # The cross-encoder answers what the structure leaves open, where it ships (it does);
-        # the linear model stays for a deployment without it and as the measured comparison.
+        # A cross-encoder, where one is installed (train_judge --cross-encoder writes it; none
+        # ships: see docs/hygiene.md), answers what the structure leaves open; otherwise the
+        # linear model does.
         self.reader: CrossEncoder | None = None
         if use_cross_encoder and cross_encoder.available():
             self.reader = cross_encoder.shipped()
