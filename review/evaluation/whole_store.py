@@ -383,17 +383,18 @@ def _drain(database_url: str, expected: int, *, timeout: float, progress: bool, 
     """Wait until no task is ready or running (bounded by ``timeout``); (drained, seconds waited)."""
     started = time.monotonic()
     bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=expected, desc="hygiene tasks", unit="task", file=sys.stderr)
     try:
         while True:
             counts = _task_counts(database_url)
             finished = sum(counts[state] for state in TERMINAL_TASK_STATES)
-            if bar is not None:
-                bar.n = finished
-                bar.refresh()
+            if progress and bar is None:
+                from tqdm import tqdm
+
+                # Starts at what the worker finished while the writes went in, so the rate shown
+                # is the drain's own (not that backlog over the first poll's half second).
+                bar = tqdm(total=expected, initial=finished, desc="hygiene tasks", unit="task", file=sys.stderr)
+            elif bar is not None:
+                bar.update(finished - bar.n)
             if counts["READY"] + counts["RUNNING"] == 0 and sum(counts.values()) >= expected:
                 return True, time.monotonic() - started
             if not worker.alive():
