@@ -29,8 +29,10 @@ def setup_django(fresh: bool, database: str = BENCH_DATABASE) -> str:
 
     if not settings.EMBEDDED_DATABASE:
         sys.exit("Benchmarks run on the embedded database; unset DATABASE_URL.")
-    from zeromemory.embedded_db import EmbeddedServer
+    from zeromemory.embedded_db import EmbeddedServer, join_configured_server
 
+    # Django starts the server on its first connection; the admin connection below comes first.
+    join_configured_server()
     server = EmbeddedServer(settings.DATA_DIR)
     with psycopg.connect(server.url("postgres"), autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]).fetchone()
