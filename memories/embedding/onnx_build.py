@@ -10,10 +10,10 @@ a second or two, once: the result is cached like the torch export (``onnx_backen
 Before a build is cached its vectors of the probe texts are checked against sentence-transformers'
 own, stored in ``reference_vectors.json`` for the packaged model (keyed by the sha256 of its
 weights; written by ``python -m memories.embedding.onnx_export``, and computed again with torch by
-``tests/memories/test_embedding_reference.py``) or computed with torch where it is installed. Only plain BERT (absolute positions, exact GELU) in a
-Transformer + Pooling (+ Normalize) pipeline is built; anything else raises ``Unsupported``.
-
-Imports neither torch nor Django.
+``tests/memories/test_embedding_reference.py``) or computed with torch where it is installed.
+Only plain BERT (absolute positions, exact GELU) in a Transformer + Pooling (+ Normalize)
+pipeline is built; anything else raises ``Unsupported``. Nothing here imports torch or onnx
+(pyproject.toml's import contracts hold it).
 """
 
 from __future__ import annotations
