@@ -9,24 +9,31 @@ keys, so inserting links or events that point at a locked memory never waits on 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.db import connection
 
 from memories.models import Memory
 
 
-def lock_memories(ids: Iterable[str]) -> dict[str, Memory]:
-    """Lock the existing memories among ``ids``, in id order; returns them by id."""
+def lock_memories(ids: Iterable[str], *, annotations: Mapping[str, Any] | None = None) -> dict[str, Memory]:
+    """Lock the existing memories among ``ids``, in id order; returns them by id.
+
+    ``annotations`` are computed in the same statement, as the rows are locked (a writer's
+    right to see and retire each one, say), instead of in statements of their own.
+    """
     wanted = sorted(set(ids))
     if not wanted:
         return {}
     locked = (
-        Memory.objects.select_for_update(no_key=True)
+        Memory.objects.select_for_update(no_key=True, of=("self",))
         .filter(pk__in=wanted)
         .defer("embedding", "search_vector")
         .order_by("pk")
     )
+    if annotations:
+        locked = locked.annotate(**annotations)
     return {memory.pk: memory for memory in locked}
 
 
