@@ -28,8 +28,8 @@ os.environ.setdefault("ZEROMEMORY_RATE_LIMIT_PER_MINUTE", "1000000")
 os.environ.setdefault("DJANGO_DEBUG", "false")
 os.environ.setdefault("ZEROMEMORY_LOG_LEVEL", "WARNING")
 
-from common import Timer, percentile, setup_django  # noqa: E402
-from corpus import note, question  # noqa: E402
+from common import Timer, percentile, setup_django
+from corpus import note, question
 
 RUN_DATABASE = "zm_writepath_run"
 
@@ -58,10 +58,17 @@ def main() -> None:
     parser.add_argument("--ops", default="remember,declared,recall")
     parser.add_argument("--profile", default="")
     parser.add_argument("--queries", action="store_true")
+    parser.add_argument("--statements", action="store_true", help="median time of each statement")
     parser.add_argument("--no-clone", action="store_true", help="write into the seeded store itself")
     args = parser.parse_args()
 
     template = f"zm_bench_seed_{args.size}"
+    if os.environ.get("WRITEPATH_SERVER_SIDE_BINDING"):  # an experiment: psycopg's server-side binding
+        from django.conf import settings
+
+        settings.DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+        threshold = os.environ["WRITEPATH_SERVER_SIDE_BINDING"]
+        settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None if threshold == "none" else int(threshold)
     setup_django(fresh=False, database=template)
     if not args.no_clone:
         clone(template)
@@ -136,12 +143,16 @@ def main() -> None:
         spent["embedding_cpu"] += (time.thread_time() - cpu) * 1000
         return vectors
 
+    by_statement: dict[str, list[float]] = {}
+
     def sql_wrapper(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         started = time.perf_counter()
         try:
             return execute(sql, params, many, context)
         finally:
-            spent["sql"] += (time.perf_counter() - started) * 1000
+            ms = (time.perf_counter() - started) * 1000
+            spent["sql"] += ms
+            by_statement.setdefault(" ".join(sql.split())[:70], []).append(ms)
 
     embedder.embed = timed_embed  # type: ignore[method-assign]
     for name in args.ops.split(","):
@@ -162,7 +173,7 @@ def main() -> None:
                 operation(n)
             profiler.disable()
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(r"wt19c/(memories|review|zeromemory)/", 60)
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(40)
             continue
         rows = []
         with connection.execute_wrapper(sql_wrapper):
@@ -185,6 +196,10 @@ def main() -> None:
             f"  | client CPU beyond embedding p50 {median(row[3] for row in rows):5.1f} ms",
             flush=True,
         )
+        if args.statements:
+            for text, times in sorted(by_statement.items(), key=lambda item: -sum(item[1])):
+                print(f"    {len(times):5d} x median {median(times):5.2f} ms  {text}")
+        by_statement.clear()
     embedder.embed = original  # type: ignore[method-assign]
 
 

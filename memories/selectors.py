@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -130,14 +130,24 @@ def exact_nearest(parts: list[QuerySet[Memory]], embedding: list[float], count: 
 
 
 def similar_existing_ranking(
-    *, user: User, embedding: list[float], text: str, project: Project | None, exclude_ids: list[str], limit: int
+    *,
+    user: User,
+    embedding: list[float],
+    text: str,
+    project: Project | None,
+    exclude_ids: list[str],
+    limit: int,
+    lexemes: Mapping[str, int] | None = None,
+    with_memories: bool = False,
 ) -> list[Ranked]:
-    """The caller's own live memories most like ``text``, personal scope plus ``project``."""
+    """The caller's own live memories most like ``text``, personal scope plus ``project``.
+    ``lexemes``: the text's, when known (memories.ranking.lexical_query)."""
     own = visible_memories(user).filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=exclude_ids)
     parts = [own.filter(project__isnull=True)]
     if project is not None:
         parts.append(own.filter(project=project))
-    return fused_ranking(parts, embedding, lexical_query(text, own.db), limit)
+    query = lexical_query(text, own.db, counts=lexemes)
+    return fused_ranking(parts, embedding, query, limit, with_memories=with_memories)
 
 
 def similar_existing(
@@ -148,18 +158,27 @@ def similar_existing(
     project: Project | None,
     exclude_ids: list[str],
     limit: int = SIMILAR_LIMIT,
+    lexemes: Mapping[str, int] | None = None,
 ) -> list[SimilarMemory]:
     """The caller's own live memories most like what was just written (SPEC R-N1, R-N2).
 
     Ranked by memories.ranking's score (vector similarity fused with full-text matching), with
     no floor or ceiling; candidates come from the personal scope and the project written
-    into, never another project. Exact under that ranking, never approximate.
+    into, never another project. Exact under that ranking, never approximate. Each entry's
+    memory carries what an entry shows (memories.ranking.MEMORY_COLUMNS and the project's
+    slug), read by the ranking's own statement. ``lexemes``: the text's, when known.
     """
     ranked = similar_existing_ranking(
-        user=user, embedding=embedding, text=text, project=project, exclude_ids=exclude_ids, limit=limit
+        user=user,
+        embedding=embedding,
+        text=text,
+        project=project,
+        exclude_ids=exclude_ids,
+        limit=limit,
+        lexemes=lexemes,
+        with_memories=True,
     )
-    rows = Memory.objects.select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).in_bulk([r.pk for r in ranked])
-    return [SimilarMemory(memory=rows[r.pk], distance=r.distance, score=r.score) for r in ranked]
+    return [SimilarMemory(memory=r.memory, distance=r.distance, score=r.score) for r in ranked if r.memory is not None]
 
 
 HISTORY_MAX_VERSIONS = 1000

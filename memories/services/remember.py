@@ -16,6 +16,7 @@ from memories.embedding import EmbeddingError, embed_one, get_embedder
 from memories.errors import EmbeddingFailed, ErrorCode, Forbidden, NotFound, ValidationFailed
 from memories.locks import advisory_lock, lock_memories
 from memories.models import Credential, Memory
+from memories.ranking import tsvector_counts
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
 from memories.services.lifecycle import event_append, link_record, retire_all_by_successor
 from memories.text import content_fingerprint
@@ -122,7 +123,13 @@ def memory_remember(
         similar = None
         if not supersede_ids:
             similar = similar_existing(
-                user=user, embedding=embedding, text=content, project=project, exclude_ids=[memory.pk]
+                user=user,
+                embedding=embedding,
+                text=content,
+                project=project,
+                exclude_ids=[memory.pk],
+                # The stored vector of this very content came back from the INSERT.
+                lexemes=tsvector_counts(new_memory.search_vector) if absorbing is None else None,
             )
             if absorbing is None:
                 for created_hook in hooks.on_undeclared_write_committed:
