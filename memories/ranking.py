@@ -316,14 +316,57 @@ def lexical_scores(
         return {pk: float(score) for pk, score in cursor.fetchall()}
 
 
+# Stands for the lexical side's tsquery in a compiled scope (see CompiledParts).
+TSQUERY_SLOT = "zm:slot:tsquery"
+
+
+@dataclass(frozen=True)
+class CompiledParts:
+    """The parts of a ranking compiled to SQL once: each part's ranked vector scan (top ``k``)
+    and the lexical scope of all parts, as (sql, params). A parameter that is one of the
+    ``slots`` strings given to ``fused_ranking``'s ``bind`` (and TSQUERY_SLOT) is replaced by
+    its value at each run, so one compilation serves every call of the same shape: building
+    the visibility rule's querysets and compiling them cost ~3.4 ms of CPU per remember, more
+    than the rest of its Python together (bench/writepath.py)."""
+
+    alias: str
+    k: int
+    vector: tuple[tuple[str, tuple[Any, ...]], ...]
+    text: tuple[str, tuple[Any, ...]] | None
+
+
+def compile_parts(parts: Sequence[QuerySet[Memory]], k: int, *, text: bool = True) -> CompiledParts:
+    """``parts`` compiled for ``fused_ranking`` (``text``: with the lexical side's scope)."""
+    vector = tuple(
+        _sql(
+            # "+ 0": an expression the HNSW index cannot serve keeps the scan exact.
+            part.annotate(distance=RawSQL("(embedding <=> (SELECT v FROM zm_query)) + 0", ()))
+            .order_by("distance", "pk")
+            .values_list("id", "distance")[:k]
+        )
+        for part in parts
+    )
+    scope = None
+    if text:
+        # One scan for all parts (their conditions OR-ed), led by the owner-and-lexeme index:
+        # rows holding a rare word are few, and a part's own index would only add work.
+        scope = _sql(functools.reduce(operator.or_, parts).filter(search_vector=LexemeQuery(TSQUERY_SLOT)).values("id"))
+    return CompiledParts(alias=parts[0].db, k=k, vector=vector, text=scope)
+
+
+def _bound(params: Sequence[Any], bind: Mapping[str, Any]) -> list[Any]:
+    return [bind.get(param, param) if isinstance(param, str) else param for param in params]
+
+
 def fused_ranking(
-    parts: Sequence[QuerySet[Memory]],
+    parts: Sequence[QuerySet[Memory]] | CompiledParts,
     embedding: list[float],
     query: LexicalQuery | None,
     limit: int,
     weight: float | None = None,
     *,
     with_memories: bool = False,
+    bind: Mapping[str, Any] | None = None,
 ) -> list[Ranked]:
     """The exact top ``limit`` memories of the union of ``parts`` by ``score`` (module docstring),
     in one statement; ``with_memories`` reads their MEMORY_COLUMNS in it too (one round trip
@@ -341,7 +384,13 @@ def fused_ranking(
     if weight is None:
         weight = weight_for(query)
     k = max(FIRST_K, limit)
-    rows = _fused_rows(parts, embedding, query, k, weight, limit, with_memories)
+    if isinstance(parts, CompiledParts):
+        compiled = parts
+        if compiled.k != k or (query is not None and compiled.text is None):
+            raise ValueError("these parts were compiled for another ranking")
+    else:
+        compiled = compile_parts(parts, k, text=query is not None)
+    rows = _fused_rows(compiled, embedding, query, weight, limit, with_memories, dict(bind or {}))
     scored = sorted(
         ((pk, distance, lexical, (1.0 - distance) + weight * lexical, extra) for pk, distance, lexical, *extra in rows),
         key=lambda row: (-row[3], row[1], row[0]),
@@ -360,28 +409,23 @@ def _memory(pk: str, columns: Sequence[Any]) -> Memory:
 
 
 def _fused_rows(
-    parts: Sequence[QuerySet[Memory]],
+    compiled: CompiledParts,
     embedding: list[float],
     query: LexicalQuery | None,
-    k: int,
     weight: float,
     limit: int,
-    with_memories: bool = False,
+    with_memories: bool,
+    bind: dict[str, Any],
 ) -> list[tuple[Any, ...]]:
     """(pk, distance, lexical) of every row that may belong to the top ``limit`` (see fused_ranking),
     followed by its MEMORY_COLUMNS and project slug ``with_memories``."""
     table = Memory._meta.db_table
+    k = compiled.k
     params: list[Any] = [Vector._to_db(embedding)]
     vector_parts = []
-    for part in parts:
-        sql, part_params = _sql(
-            # "+ 0": an expression the HNSW index cannot serve keeps the scan exact.
-            part.annotate(distance=RawSQL("(embedding <=> (SELECT v FROM zm_query)) + 0", ()))
-            .order_by("distance", "pk")
-            .values_list("id", "distance")[:k]
-        )
+    for sql, part_params in compiled.vector:
         vector_parts.append(f"({sql})")
-        params.extend(part_params)
+        params.extend(_bound(part_params, bind))
     vector_cte = (
         "zm_query AS MATERIALIZED (SELECT %s::vector AS v), "
         f"zm_vector AS MATERIALIZED (SELECT id, distance FROM ({' UNION ALL '.join(vector_parts)}) v "
@@ -390,12 +434,10 @@ def _fused_rows(
     if query is None:
         sql = f"WITH {vector_cte} SELECT id, distance, 0.0 FROM zm_vector"
     else:
+        assert compiled.text is not None
         params.extend([list(query.lexemes), list(query.idfs), query.self_score])
-        # One scan for all parts (their conditions OR-ed), led by the owner-and-lexeme index:
-        # rows holding a rare word are few, and a part's own index would only add work.
-        scope = functools.reduce(operator.or_, parts)
-        text_sql, text_params = _sql(scope.filter(search_vector=LexemeQuery(query.tsquery)).values("id"))
-        params.extend(text_params)
+        text_sql, text_params = compiled.text
+        params.extend(_bound(text_params, {**bind, TSQUERY_SLOT: query.tsquery}))
         params.extend([weight, limit - 1, weight])
         sql = (
             f"WITH {vector_cte}, "
@@ -417,6 +459,6 @@ def _fused_rows(
             f"SELECT r.id, r.distance, r.lexical, {columns}, p.slug FROM ({sql}) r(id, distance, lexical) "
             f"JOIN {table} m ON m.id = r.id LEFT JOIN {Project._meta.db_table} p ON p.id = m.project_id"
         )
-    with connections[parts[0].db].cursor() as cursor:
+    with connections[compiled.alias].cursor() as cursor:
         cursor.execute(sql, params)
         return [(pk, float(distance), float(lexical), *rest) for pk, distance, lexical, *rest in cursor.fetchall()]

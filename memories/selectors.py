@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,7 +17,7 @@ from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
 from memories.models import Link, Memory, MemoryEvent, Project
-from memories.ranking import Ranked, fused_ranking, lexical_query
+from memories.ranking import FIRST_K, CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
 from memories.visibility import member_projects, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
@@ -142,12 +144,44 @@ def similar_existing_ranking(
 ) -> list[Ranked]:
     """The caller's own live memories most like ``text``, personal scope plus ``project``.
     ``lexemes``: the text's, when known (memories.ranking.lexical_query)."""
-    own = visible_memories(user).filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=exclude_ids)
+    parts = _similar_parts(user, project, len(exclude_ids), max(FIRST_K, limit))
+    query = lexical_query(text, parts.alias, counts=lexemes)
+    bind = {_excluded_slot(n): memory_id for n, memory_id in enumerate(exclude_ids)}
+    return fused_ranking(parts, embedding, query, limit, with_memories=with_memories, bind=bind)
+
+
+def _excluded_slot(n: int) -> str:
+    return f"zm:slot:excluded:{n}"
+
+
+_PARTS_CACHE_SIZE = 1024
+_parts_cache: OrderedDict[tuple[Any, ...], CompiledParts] = OrderedDict()
+_parts_cache_lock = threading.Lock()
+
+
+def _similar_parts(user: User, project: Project | None, excluded: int, k: int) -> CompiledParts:
+    """similar_existing's scope, compiled once per caller and project (memories.ranking.CompiledParts):
+    the caller's own live memories, from visible_memories like every read, personal scope plus
+    ``project``, less ``excluded`` ids bound per call. The SQL depends on nothing else: the
+    rule's memberships and grants are subqueries PostgreSQL evaluates at each run, so a change
+    of membership applies at once; a change of superuser status changes the key."""
+    own = visible_memories(user)
+    key = (own.db, user.pk, user.is_superuser, project.pk if project is not None else None, excluded, k)
+    with _parts_cache_lock:
+        compiled = _parts_cache.get(key)
+        if compiled is not None:
+            _parts_cache.move_to_end(key)
+            return compiled
+    own = own.filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=[_excluded_slot(n) for n in range(excluded)])
     parts = [own.filter(project__isnull=True)]
     if project is not None:
         parts.append(own.filter(project=project))
-    query = lexical_query(text, own.db, counts=lexemes)
-    return fused_ranking(parts, embedding, query, limit, with_memories=with_memories)
+    compiled = compile_parts(parts, k)
+    with _parts_cache_lock:
+        _parts_cache[key] = compiled
+        while len(_parts_cache) > _PARTS_CACHE_SIZE:
+            _parts_cache.popitem(last=False)
+    return compiled
 
 
 def similar_existing(

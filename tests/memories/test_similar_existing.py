@@ -266,6 +266,11 @@ def test_the_fused_list_is_the_exact_top_ten_under_its_own_ranking(alice, acme, 
     for item, (_, score) in zip(found, expected, strict=True):
         assert abs(item.score - score) < 1e-5
     assert any(item.score > 1 - item.distance + 1e-6 for item in found)  # the text side took part
+    # The same shape again (its compiled SQL is reused) with other ids excluded: they bind anew.
+    excluded = [found[0].memory.pk, found[3].memory.pk]
+    again = similar_existing(user=alice.user, embedding=query.tolist(), text=text, project=acme, exclude_ids=excluded)
+    expected = brute_force_top(alice.user, acme, text, query, excluded)
+    assert [item.memory.pk for item in again] == [pk for pk, _ in expected]
     ranking.forget_lexical_stats()
 
 
