@@ -174,7 +174,8 @@ def _similar_parts(user: User, project: Project | None, excluded: int, k: int) -
         if compiled is not None:
             _parts_cache.move_to_end(key)
             return compiled
-    own = visible_memories(user).using(alias).filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=[_excluded_slot(n) for n in range(excluded)])
+    slots = [_excluded_slot(n) for n in range(excluded)]
+    own = visible_memories(user).using(alias).filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=slots)
     parts = [own.filter(project__isnull=True)]
     if project is not None:
         parts.append(own.filter(project=project))
