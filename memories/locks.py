@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import connection
+from django.db.models import QuerySet
 
 from memories.models import Memory
 
@@ -26,15 +27,19 @@ def lock_memories(ids: Iterable[str], *, annotations: Mapping[str, Any] | None =
     wanted = sorted(set(ids))
     if not wanted:
         return {}
+    return {memory.pk: memory for memory in locking(wanted, annotations=annotations)}
+
+
+def locking(ids: list[str], *, annotations: Mapping[str, Any] | None = None) -> QuerySet[Memory]:
+    """The statement of ``lock_memories`` for ``ids`` (sorted, distinct), to compile once and
+    run many times (memories.services.remember)."""
     locked = (
         Memory.objects.select_for_update(no_key=True, of=("self",))
-        .filter(pk__in=wanted)
+        .filter(pk__in=ids)
         .defer("embedding", "search_vector")
         .order_by("pk")
     )
-    if annotations:
-        locked = locked.annotate(**annotations)
-    return {memory.pk: memory for memory in locked}
+    return locked.annotate(**annotations) if annotations else locked
 
 
 def advisory_lock(*parts: object) -> None:
