@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -41,7 +42,7 @@ from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from pgvector import Vector
 
-from memories.models import Memory
+from memories.models import Memory, Project
 
 # BM25's usual constants.
 K1 = 1.2
@@ -180,9 +181,27 @@ def text_lexemes(text: str, alias: str) -> dict[str, int]:
         return {lexeme: int(count) for lexeme, count in cursor.fetchall()}
 
 
-def lexical_query(text: str, alias: str) -> LexicalQuery | None:
-    """The lexical side of a ranking for ``text``; None when no word of it is telling."""
-    return lexical_query_from_counts(text_lexemes(text, alias), lexical_stats(alias))
+# One entry of a tsvector's text form: 'lexeme' (quotes doubled, backslashes escaped), then its
+# positions, each with an optional weight letter.
+_TSVECTOR_ENTRY = re.compile(r"'((?:[^'\\]|''|\\.)*)'(?::([0-9A-D,]+))?")
+_TSVECTOR_ESCAPE = re.compile(r"''|\\(.)")
+
+
+def tsvector_counts(value: str) -> dict[str, int]:
+    """A stored tsvector's lexemes and how often each occurs, read from its text form: what
+    ``text_lexemes`` asks PostgreSQL for, without the round trip (a write has the stored vector
+    of its own content back from its INSERT)."""
+    counts: dict[str, int] = {}
+    for entry in _TSVECTOR_ENTRY.finditer(value):
+        lexeme = _TSVECTOR_ESCAPE.sub(lambda m: m.group(1) if m.group(1) is not None else "'", entry.group(1))
+        counts[lexeme] = len(entry.group(2).split(",")) if entry.group(2) else 1
+    return counts
+
+
+def lexical_query(text: str, alias: str, *, counts: Mapping[str, int] | None = None) -> LexicalQuery | None:
+    """The lexical side of a ranking for ``text``; None when no word of it is telling.
+    ``counts``: the text's lexemes when already known (``tsvector_counts`` of its stored vector)."""
+    return lexical_query_from_counts(counts if counts is not None else text_lexemes(text, alias), lexical_stats(alias))
 
 
 def lexical_query_from_counts(counts: Mapping[str, int], stats: LexicalStats) -> LexicalQuery | None:
@@ -251,6 +270,13 @@ class Ranked:
     distance: float  # cosine distance of the embeddings
     lexical: float  # the lexical side, 0 when the memory shares no telling lexeme
     score: float
+    # With ``fused_ranking(..., with_memories=True)``: the memory's shown columns (MEMORY_COLUMNS)
+    # and its project's slug, read by the ranking's own statement.
+    memory: Memory | None = None
+
+
+# What an answer listing ranked memories shows of each (similar_existing's entries, SPEC R-N3).
+MEMORY_COLUMNS = ("kind", "project_id", "created_at", "content")
 
 
 def _sql(queryset: QuerySet[Any, Any]) -> tuple[str, tuple[Any, ...]]:
@@ -290,15 +316,61 @@ def lexical_scores(
         return {pk: float(score) for pk, score in cursor.fetchall()}
 
 
+# Stands for the lexical side's tsquery in a compiled scope (see CompiledParts).
+TSQUERY_SLOT = "zm:slot:tsquery"
+
+
+@dataclass(frozen=True)
+class CompiledParts:
+    """The parts of a ranking compiled to SQL once: each part's ranked vector scan (top ``k``)
+    and the lexical scope of all parts, as (sql, params). A parameter that is one of the
+    ``slots`` strings given to ``fused_ranking``'s ``bind`` (and TSQUERY_SLOT) is replaced by
+    its value at each run, so one compilation serves every call of the same shape: building
+    the visibility rule's querysets and compiling them cost ~3.4 ms of CPU per remember, more
+    than the rest of its Python together (bench/writepath.py)."""
+
+    alias: str
+    k: int
+    vector: tuple[tuple[str, tuple[Any, ...]], ...]
+    text: tuple[str, tuple[Any, ...]] | None
+
+
+def compile_parts(parts: Sequence[QuerySet[Memory]], k: int, *, text: bool = True) -> CompiledParts:
+    """``parts`` compiled for ``fused_ranking`` (``text``: with the lexical side's scope)."""
+    vector = tuple(
+        _sql(
+            # "+ 0": an expression the HNSW index cannot serve keeps the scan exact.
+            part.annotate(distance=RawSQL("(embedding <=> (SELECT v FROM zm_query)) + 0", ()))
+            .order_by("distance", "pk")
+            .values_list("id", "distance")[:k]
+        )
+        for part in parts
+    )
+    scope = None
+    if text:
+        # One scan for all parts (their conditions OR-ed), led by the owner-and-lexeme index:
+        # rows holding a rare word are few, and a part's own index would only add work.
+        scope = _sql(functools.reduce(operator.or_, parts).filter(search_vector=LexemeQuery(TSQUERY_SLOT)).values("id"))
+    return CompiledParts(alias=parts[0].db, k=k, vector=vector, text=scope)
+
+
+def _bound(params: Sequence[Any], bind: Mapping[str, Any]) -> list[Any]:
+    return [bind.get(param, param) if isinstance(param, str) else param for param in params]
+
+
 def fused_ranking(
-    parts: Sequence[QuerySet[Memory]],
+    parts: Sequence[QuerySet[Memory]] | CompiledParts,
     embedding: list[float],
     query: LexicalQuery | None,
     limit: int,
     weight: float | None = None,
+    *,
+    with_memories: bool = False,
+    bind: Mapping[str, Any] | None = None,
 ) -> list[Ranked]:
     """The exact top ``limit`` memories of the union of ``parts`` by ``score`` (module docstring),
-    in one statement.
+    in one statement; ``with_memories`` reads their MEMORY_COLUMNS in it too (one round trip
+    and an ORM query fewer than fetching them afterwards).
 
     * The vector side is the exact top ``k`` by distance, each part ranked on its own by an
       exact scan shaped for the covering indexes (see memories.selectors.exact_nearest).
@@ -312,32 +384,48 @@ def fused_ranking(
     if weight is None:
         weight = weight_for(query)
     k = max(FIRST_K, limit)
-    rows = _fused_rows(parts, embedding, query, k, weight, limit)
-    ranked = [Ranked(pk, distance, lexical, (1.0 - distance) + weight * lexical) for pk, distance, lexical in rows]
-    return sorted(ranked, key=lambda r: (-r.score, r.distance, r.pk))[:limit]
+    if isinstance(parts, CompiledParts):
+        compiled = parts
+        if compiled.k != k or (query is not None and compiled.text is None):
+            raise ValueError("these parts were compiled for another ranking")
+    else:
+        compiled = compile_parts(parts, k, text=query is not None)
+    rows = _fused_rows(compiled, embedding, query, weight, limit, with_memories, dict(bind or {}))
+    scored = sorted(
+        ((pk, distance, lexical, (1.0 - distance) + weight * lexical, extra) for pk, distance, lexical, *extra in rows),
+        key=lambda row: (-row[3], row[1], row[0]),
+    )[:limit]
+    return [
+        Ranked(pk, distance, lexical, score, _memory(pk, extra) if extra else None)
+        for pk, distance, lexical, score, extra in scored
+    ]
+
+
+def _memory(pk: str, columns: Sequence[Any]) -> Memory:
+    *values, slug = columns
+    memory = Memory(id=pk, **dict(zip(MEMORY_COLUMNS, values, strict=True)))
+    memory.project = Project(id=memory.project_id, slug=slug) if memory.project_id is not None else None
+    return memory
 
 
 def _fused_rows(
-    parts: Sequence[QuerySet[Memory]],
+    compiled: CompiledParts,
     embedding: list[float],
     query: LexicalQuery | None,
-    k: int,
     weight: float,
     limit: int,
-) -> list[tuple[str, float, float]]:
-    """(pk, distance, lexical) of every row that may belong to the top ``limit`` (see fused_ranking)."""
+    with_memories: bool,
+    bind: dict[str, Any],
+) -> list[tuple[Any, ...]]:
+    """(pk, distance, lexical) of every row that may belong to the top ``limit`` (see fused_ranking),
+    followed by its MEMORY_COLUMNS and project slug ``with_memories``."""
     table = Memory._meta.db_table
+    k = compiled.k
     params: list[Any] = [Vector._to_db(embedding)]
     vector_parts = []
-    for part in parts:
-        sql, part_params = _sql(
-            # "+ 0": an expression the HNSW index cannot serve keeps the scan exact.
-            part.annotate(distance=RawSQL("(embedding <=> (SELECT v FROM zm_query)) + 0", ()))
-            .order_by("distance", "pk")
-            .values_list("id", "distance")[:k]
-        )
+    for sql, part_params in compiled.vector:
         vector_parts.append(f"({sql})")
-        params.extend(part_params)
+        params.extend(_bound(part_params, bind))
     vector_cte = (
         "zm_query AS MATERIALIZED (SELECT %s::vector AS v), "
         f"zm_vector AS MATERIALIZED (SELECT id, distance FROM ({' UNION ALL '.join(vector_parts)}) v "
@@ -346,12 +434,10 @@ def _fused_rows(
     if query is None:
         sql = f"WITH {vector_cte} SELECT id, distance, 0.0 FROM zm_vector"
     else:
+        assert compiled.text is not None
         params.extend([list(query.lexemes), list(query.idfs), query.self_score])
-        # One scan for all parts (their conditions OR-ed), led by the owner-and-lexeme index:
-        # rows holding a rare word are few, and a part's own index would only add work.
-        scope = functools.reduce(operator.or_, parts)
-        text_sql, text_params = _sql(scope.filter(search_vector=LexemeQuery(query.tsquery)).values("id"))
-        params.extend(text_params)
+        text_sql, text_params = compiled.text
+        params.extend(_bound(text_params, {**bind, TSQUERY_SLOT: query.tsquery}))
         params.extend([weight, limit - 1, weight])
         sql = (
             f"WITH {vector_cte}, "
@@ -367,6 +453,12 @@ def _fused_rows(
             "ON m.id = t.id WHERE t.id NOT IN (SELECT id FROM zm_vector) "
             "AND (1 - (SELECT max(distance) FROM zm_vector)) + %s * t.lexical >= (SELECT score FROM zm_floor)"
         )
-    with connections[parts[0].db].cursor() as cursor:
+    if with_memories:
+        columns = ", ".join(f"m.{column}" for column in MEMORY_COLUMNS)
+        sql = (
+            f"SELECT r.id, r.distance, r.lexical, {columns}, p.slug FROM ({sql}) r(id, distance, lexical) "
+            f"JOIN {table} m ON m.id = r.id LEFT JOIN {Project._meta.db_table} p ON p.id = m.project_id"
+        )
+    with connections[compiled.alias].cursor() as cursor:
         cursor.execute(sql, params)
-        return [(pk, float(distance), float(lexical)) for pk, distance, lexical in cursor.fetchall()]
+        return [(pk, float(distance), float(lexical), *rest) for pk, distance, lexical, *rest in cursor.fetchall()]

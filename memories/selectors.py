@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -15,7 +17,7 @@ from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
 from memories.models import Link, Memory, MemoryEvent, Project
-from memories.ranking import Ranked, fused_ranking, lexical_query
+from memories.ranking import FIRST_K, CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
 from memories.visibility import member_projects, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
@@ -130,14 +132,59 @@ def exact_nearest(parts: list[QuerySet[Memory]], embedding: list[float], count: 
 
 
 def similar_existing_ranking(
-    *, user: User, embedding: list[float], text: str, project: Project | None, exclude_ids: list[str], limit: int
+    *,
+    user: User,
+    embedding: list[float],
+    text: str,
+    project: Project | None,
+    exclude_ids: list[str],
+    limit: int,
+    lexemes: Mapping[str, int] | None = None,
+    with_memories: bool = False,
 ) -> list[Ranked]:
-    """The caller's own live memories most like ``text``, personal scope plus ``project``."""
-    own = visible_memories(user).filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=exclude_ids)
+    """The caller's own live memories most like ``text``, personal scope plus ``project``.
+    ``lexemes``: the text's, when known (memories.ranking.lexical_query)."""
+    parts = _similar_parts(user, project, len(exclude_ids), max(FIRST_K, limit))
+    query = lexical_query(text, parts.alias, counts=lexemes)
+    bind = {_excluded_slot(n): memory_id for n, memory_id in enumerate(exclude_ids)}
+    return fused_ranking(parts, embedding, query, limit, with_memories=with_memories, bind=bind)
+
+
+def _excluded_slot(n: int) -> str:
+    return f"zm:slot:excluded:{n}"
+
+
+_PARTS_CACHE_SIZE = 1024
+_parts_cache: OrderedDict[tuple[Any, ...], CompiledParts] = OrderedDict()
+_parts_cache_lock = threading.Lock()
+
+
+def _similar_parts(user: User, project: Project | None, excluded: int, k: int) -> CompiledParts:
+    """similar_existing's scope, compiled once per caller and project (memories.ranking.CompiledParts):
+    the caller's own live memories, from visible_memories like every read, personal scope plus
+    ``project``, less ``excluded`` ids bound per call. The SQL depends on nothing else: the
+    rule's memberships and grants are subqueries PostgreSQL evaluates at each run, so a change
+    of membership applies at once; a change of superuser status changes the key."""
+    # The database visible_memories reads from (the router's choice), without building the
+    # rule's queryset on a hit: that alone cost about half of what the cache saves.
+    alias = Memory.objects.db
+    key = (alias, user.pk, user.is_superuser, project.pk if project is not None else None, excluded, k)
+    with _parts_cache_lock:
+        compiled = _parts_cache.get(key)
+        if compiled is not None:
+            _parts_cache.move_to_end(key)
+            return compiled
+    slots = [_excluded_slot(n) for n in range(excluded)]
+    own = visible_memories(user).using(alias).filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=slots)
     parts = [own.filter(project__isnull=True)]
     if project is not None:
         parts.append(own.filter(project=project))
-    return fused_ranking(parts, embedding, lexical_query(text, own.db), limit)
+    compiled = compile_parts(parts, k)
+    with _parts_cache_lock:
+        _parts_cache[key] = compiled
+        while len(_parts_cache) > _PARTS_CACHE_SIZE:
+            _parts_cache.popitem(last=False)
+    return compiled
 
 
 def similar_existing(
@@ -148,18 +195,27 @@ def similar_existing(
     project: Project | None,
     exclude_ids: list[str],
     limit: int = SIMILAR_LIMIT,
+    lexemes: Mapping[str, int] | None = None,
 ) -> list[SimilarMemory]:
     """The caller's own live memories most like what was just written (SPEC R-N1, R-N2).
 
     Ranked by memories.ranking's score (vector similarity fused with full-text matching), with
     no floor or ceiling; candidates come from the personal scope and the project written
-    into, never another project. Exact under that ranking, never approximate.
+    into, never another project. Exact under that ranking, never approximate. Each entry's
+    memory carries what an entry shows (memories.ranking.MEMORY_COLUMNS and the project's
+    slug), read by the ranking's own statement. ``lexemes``: the text's, when known.
     """
     ranked = similar_existing_ranking(
-        user=user, embedding=embedding, text=text, project=project, exclude_ids=exclude_ids, limit=limit
+        user=user,
+        embedding=embedding,
+        text=text,
+        project=project,
+        exclude_ids=exclude_ids,
+        limit=limit,
+        lexemes=lexemes,
+        with_memories=True,
     )
-    rows = Memory.objects.select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).in_bulk([r.pk for r in ranked])
-    return [SimilarMemory(memory=rows[r.pk], distance=r.distance, score=r.score) for r in ranked]
+    return [SimilarMemory(memory=r.memory, distance=r.distance, score=r.score) for r in ranked if r.memory is not None]
 
 
 HISTORY_MAX_VERSIONS = 1000

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from memories.choices import EventAction, LinkType, LoopStatus, State
@@ -109,6 +110,88 @@ def retire_by_successor(
         },
     )
     return link
+
+
+def retire_all_by_successor(
+    *,
+    targets: list[Memory],
+    successor: Memory,
+    origin: str,
+    actor: User | None,
+    credential: Credential | None = None,
+    new_successor: bool = False,
+) -> list[Link]:
+    """``retire_by_successor`` for several live, locked targets of one successor, in a fixed
+    number of statements however many there are: one UPDATE retires them all (closing the open
+    loops among them), one INSERT records the edges and one the events. ``new_successor`` says
+    the successor was created in this transaction, so no edge from it can exist yet to replace.
+
+    A declared supersede of three targets sent twelve statements one by one (an UPDATE, a
+    lookup of graph-only edges, an edge and an event per target); bench/writepath.py.
+    """
+    if not targets:
+        return []
+    now = timezone.now()
+    ids = [target.pk for target in targets]
+    closes = {target.pk for target in targets if target.loop_status == LoopStatus.OPEN}
+    updated = Memory.objects.filter(pk__in=ids, state=State.LIVE, superseded_by__isnull=True).update(
+        state=State.SUPERSEDED,
+        superseded_by=successor,
+        invalidated_at=now,
+        updated_at=now,
+        loop_status=Case(When(loop_status=LoopStatus.OPEN, then=Value(LoopStatus.CLOSED)), default=F("loop_status")),
+        closed_by=Case(When(loop_status=LoopStatus.OPEN, then=Value(successor.pk)), default=F("closed_by")),
+        closed_at=Case(When(loop_status=LoopStatus.OPEN, then=Value(now)), default=F("closed_at")),
+    )
+    if updated != len(ids):
+        raise LostRace(f"{len(ids) - updated} of {ids} are no longer live")
+    for target in targets:
+        changes: dict[str, Any] = {
+            "state": State.SUPERSEDED,
+            "superseded_by": successor,
+            "invalidated_at": now,
+            "updated_at": now,
+        }
+        if target.pk in closes:
+            changes |= {"loop_status": LoopStatus.CLOSED, "closed_by": successor, "closed_at": now}
+        for field, value in changes.items():
+            setattr(target, field, value)
+    # As in retire_by_successor: an active graph-only edge of the same pair is replaced.
+    replaced: dict[str, list[str]] = {}
+    if not new_successor:
+        for pk, dst_id in Link.objects.filter(
+            src=successor, dst_id__in=ids, type=LinkType.SUPERSEDES, reverted=False
+        ).values_list("pk", "dst_id"):
+            replaced.setdefault(dst_id, []).append(pk)
+        if replaced:
+            Link.objects.filter(pk__in=[pk for pks in replaced.values() for pk in pks]).update(
+                reverted=True, reverted_at=now
+            )
+    links = Link.objects.bulk_create(
+        [
+            Link(src=successor, dst=target, type=LinkType.SUPERSEDES, origin=origin, created_by=actor, created_at=now)
+            for target in targets
+        ]
+    )
+    MemoryEvent.objects.bulk_create(
+        [
+            MemoryEvent(
+                memory=target,
+                action=EventAction.SUPERSEDED,
+                actor=actor,
+                credential=credential,
+                data={
+                    "successor": successor.pk,
+                    "origin": origin,
+                    "link": link.pk,
+                    "loop_closed": target.pk in closes,
+                    **({"replaced_links": replaced[target.pk]} if target.pk in replaced else {}),
+                },
+            )
+            for target, link in zip(targets, links, strict=True)
+        ]
+    )
+    return links
 
 
 def link_record(*, src: Memory, dst: Memory, type: str, origin: str, actor: User | None) -> tuple[Link, bool]:

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import BooleanField, ExpressionWrapper
 
 from memories import hooks
 from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, LoopStatus, Provenance, State, Visibility
 from memories.embedding import EmbeddingError, embed_one, get_embedder
 from memories.errors import EmbeddingFailed, ErrorCode, Forbidden, NotFound, ValidationFailed
-from memories.locks import advisory_lock, lock_memories
+from memories.locks import advisory_lock, lock_memories, locking
 from memories.models import Credential, Memory
+from memories.ranking import tsvector_counts
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
-from memories.services.lifecycle import LostRace, event_append, link_record, retire_by_successor
+from memories.services.lifecycle import event_append, link_record, retire_all_by_successor
 from memories.text import content_fingerprint
-from memories.visibility import Action, visible_memories
+from memories.visibility import Action, visibility_condition, visible_memories
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +100,11 @@ def memory_remember(
 
     with transaction.atomic():
         absorbing_id = _restated_memory_id(new_memory)
-        locked = lock_memories([*supersede_ids, *([absorbing_id] if absorbing_id else [])])
+        locked = (
+            _lock_with_rights(user, [*supersede_ids, *([absorbing_id] if absorbing_id else [])])
+            if supersede_ids
+            else lock_memories([absorbing_id] if absorbing_id else [])
+        )
         absorbing = locked.get(absorbing_id) if absorbing_id else None
         if absorbing is not None and absorbing.state != State.LIVE:
             absorbing = None  # retired by a concurrent write before we locked it
@@ -108,7 +116,7 @@ def memory_remember(
         if absorbing is None:
             new_memory.save(force_insert=True)
             event_append(memory=new_memory, action=EventAction.CREATED, actor=user, credential=credential)
-        superseded = _retire_declared(user, credential, memory, to_retire, skipped)
+        superseded = _retire_declared(user, credential, memory, to_retire, skipped, new=absorbing is None)
         for link in other_links:
             if link.dst == memory.pk:
                 logger.info("remember: dropped a %s link from %s to itself", link.type, memory.pk)
@@ -118,7 +126,13 @@ def memory_remember(
         similar = None
         if not supersede_ids:
             similar = similar_existing(
-                user=user, embedding=embedding, text=content, project=project, exclude_ids=[memory.pk]
+                user=user,
+                embedding=embedding,
+                text=content,
+                project=project,
+                exclude_ids=[memory.pk],
+                # The stored vector of this very content came back from the INSERT.
+                lexemes=tsvector_counts(new_memory.search_vector) if absorbing is None else None,
             )
             if absorbing is None:
                 for created_hook in hooks.on_undeclared_write_committed:
@@ -174,45 +188,94 @@ def _restated_memory_id(memory: Memory) -> str | None:
 
 
 def _retire_declared(
-    user: User, credential: Credential | None, successor: Memory, targets: list[Memory], skipped: list[dict[str, str]]
+    user: User,
+    credential: Credential | None,
+    successor: Memory,
+    targets: list[Memory],
+    skipped: list[dict[str, str]],
+    *,
+    new: bool,
 ) -> list[str]:
-    retired = []
-    for target in targets:
-        try:
-            retire_by_successor(
-                target=target, successor=successor, origin=LinkOrigin.DECLARED, actor=user, credential=credential
-            )
-        except LostRace:  # pragma: no cover - the row lock makes this unreachable
-            skipped.append({"dst": target.pk, "reason": "dead"})
-            continue
-        retired.append(target)
+    # The rows are locked and were read live: a lost race cannot happen here, and would fail
+    # the whole write (LostRace is a RuntimeError) rather than retire some targets silently.
+    retire_all_by_successor(
+        targets=targets,
+        successor=successor,
+        origin=LinkOrigin.DECLARED,
+        actor=user,
+        credential=credential,
+        new_successor=new,
+    )
+    retired = targets
     if targets or skipped:
         for hook in hooks.on_supersede_declared:
             hook(successor, retired)
     return [target.pk for target in retired]
 
 
+_LOCK_SQL_CACHE_SIZE = 1024
+_lock_sql: OrderedDict[tuple[Any, ...], tuple[str, tuple[Any, ...]]] = OrderedDict()
+_lock_sql_lock = threading.Lock()
+
+
+def _id_slot(n: int) -> str:
+    return f"zm:slot:id:{n}"
+
+
+def _lock_with_rights(user: User, ids: list[str]) -> dict[str, Memory]:
+    """``lock_memories`` of ``ids`` with the caller's rights over each (``_rights``), in one
+    statement, compiled once per caller and number of ids (the ids bound per call): building
+    the rule twice and compiling it cost more CPU than the statement took to run."""
+    wanted = sorted(set(ids))
+    alias = Memory.objects.db
+    key = (alias, user.pk, user.is_superuser, len(wanted))
+    with _lock_sql_lock:
+        compiled = _lock_sql.get(key)
+        if compiled is not None:
+            _lock_sql.move_to_end(key)
+    if compiled is None:
+        slots = [_id_slot(n) for n in range(len(wanted))]
+        sql, params = locking(slots, annotations=_rights(user)).using(alias).query.sql_with_params()
+        compiled = (sql, tuple(params))
+        with _lock_sql_lock:
+            _lock_sql[key] = compiled
+            while len(_lock_sql) > _LOCK_SQL_CACHE_SIZE:
+                _lock_sql.popitem(last=False)
+    sql, params = compiled
+    bound = {_id_slot(n): memory_id for n, memory_id in enumerate(wanted)}
+    values = [bound.get(param, param) if isinstance(param, str) else param for param in params]
+    return {memory.pk: memory for memory in Memory.objects.db_manager(alias).raw(sql, values)}
+
+
+def _rights(user: User) -> dict[str, ExpressionWrapper]:
+    """The caller's rights over each locked target, by the one visibility rule, read in the
+    statement that locks the targets (two statements of their own before)."""
+    return {
+        "zm_visible": ExpressionWrapper(visibility_condition(user, Action.VIEW), output_field=BooleanField()),
+        "zm_retirable": ExpressionWrapper(visibility_condition(user, Action.RETIRE), output_field=BooleanField()),
+    }
+
+
 def _classify_targets(
     user: User, supersede_ids: list[str], locked: dict[str, Memory], absorbing: Memory | None
 ) -> tuple[list[Memory], list[dict[str, str]]]:
-    """Per target, in SPEC R-S6's order: visibility (403), liveness (skip), right to retire (403)."""
+    """Per target, in SPEC R-S6's order: visibility (403), liveness (skip), right to retire (403).
+    ``locked`` carries the rights (``_rights``)."""
     if not supersede_ids:
         return [], []
-    visible = set(visible_memories(user).filter(pk__in=supersede_ids).values_list("pk", flat=True))
-    retirable = set(visible_memories(user, Action.RETIRE).filter(pk__in=supersede_ids).values_list("pk", flat=True))
     to_retire: list[Memory] = []
     skipped: list[dict[str, str]] = []
     for target_id in supersede_ids:
         target = locked.get(target_id)
         if target is None:
             skipped.append({"dst": target_id, "reason": "missing"})
-        elif target_id not in visible:
+        elif not target.zm_visible:  # type: ignore[attr-defined]
             raise _target_forbidden(target_id)
         elif absorbing is not None and target_id == absorbing.pk:
             skipped.append({"dst": target_id, "reason": "self"})
         elif target.state != State.LIVE:
             skipped.append({"dst": target_id, "reason": "dead"})
-        elif target_id not in retirable:
+        elif not target.zm_retirable:  # type: ignore[attr-defined]
             raise _target_forbidden(target_id)
         else:
             to_retire.append(target)

@@ -33,9 +33,10 @@ def story(alice):
 
 STEPS = {
     "insert": (Memory, "save"),
-    "retirement": (remember_module, "retire_by_successor"),
-    "supersedes link": (Link, "save"),
-    "event": (MemoryEvent, "save"),
+    "retirement": (remember_module, "retire_all_by_successor"),
+    "supersedes link": (Link.objects, "bulk_create"),
+    "created event": (MemoryEvent, "save"),
+    "supersede events": (MemoryEvent.objects, "bulk_create"),
     "other link": (remember_module, "link_record"),
     "similar_existing": (remember_module, "similar_existing"),
 }

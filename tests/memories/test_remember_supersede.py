@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memories import hooks
-from memories.choices import Visibility
+from memories import hooks, services
+from memories.choices import Role, Visibility
 from memories.models import Link, Memory, MemoryEvent
 from tests.factories import make_memory
 from tests.helpers import remember, store_snapshot, supersedes
@@ -115,6 +115,22 @@ def test_a_visible_target_the_caller_may_not_retire_rejects_the_whole_write(alic
 
     assert (response.status_code, response.json()["error"]["code"]) == (403, "supersede_target_forbidden")
     assert store_snapshot() == before
+
+
+def test_rights_are_read_per_write_whatever_was_declared_before(alice, bob, acme):
+    """The locking statement is compiled once per caller and number of targets: the targets and
+    the rights over them are still read afresh on every write, a promotion included."""
+    bobs = make_memory(bob.user, "Bob's laptop is a T14", project=acme)
+    alices = make_memory(alice.user, "Acme's staging DB is db-2", project=acme)
+
+    own = remember(bob, "Bob's laptop is an X1", project="acme", links=supersedes(bobs.id))
+    others = remember(bob, "Acme's staging DB is db-3", project="acme", links=supersedes(alices.id))
+    services.membership_set(actor=None, via="tests", project=acme, user=bob.user, role=Role.MAINTAINER)
+    promoted = remember(bob, "Acme's staging DB is db-4", project="acme", links=supersedes(alices.id))
+
+    assert own.status_code == 201
+    assert (others.status_code, others.json()["error"]["code"]) == (403, "supersede_target_forbidden")
+    assert (promoted.status_code, promoted.json()["superseded"]) == (201, [alices.id])
 
 
 def test_a_maintainer_may_supersede_others_project_memories(alice, dave, acme):

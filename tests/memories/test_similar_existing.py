@@ -266,6 +266,11 @@ def test_the_fused_list_is_the_exact_top_ten_under_its_own_ranking(alice, acme, 
     for item, (_, score) in zip(found, expected, strict=True):
         assert abs(item.score - score) < 1e-5
     assert any(item.score > 1 - item.distance + 1e-6 for item in found)  # the text side took part
+    # The same shape again (its compiled SQL is reused) with other ids excluded: they bind anew.
+    excluded = [found[0].memory.pk, found[3].memory.pk]
+    again = similar_existing(user=alice.user, embedding=query.tolist(), text=text, project=acme, exclude_ids=excluded)
+    expected = brute_force_top(alice.user, acme, text, query, excluded)
+    assert [item.memory.pk for item in again] == [pk for pk, _ in expected]
     ranking.forget_lexical_stats()
 
 
@@ -311,3 +316,34 @@ def test_words_the_statistics_put_in_every_memory_tell_nothing_and_break_nothing
     assert len(written.json()["similar_existing"]) == 3
     assert ranking.lexical_query("deploy window", "default") is None
     ranking.forget_lexical_stats()
+
+
+@pytest.mark.parametrize(
+    "literal",
+    [
+        "to_tsvector('english', 'Deploys now happen on Friday 14:00 UTC; deploy, deploy, DEPLOY! café O''Neil')",
+        "to_tsvector('english', repeat('backup ', 400) || 'ZX-81 v2.3.1 https://acme.example/a?b=c')",
+        "$$'it''s' 'back\\\\slash':1,2 'plain' 'weighted':3A,4B$$::tsvector",
+    ],
+)
+def test_a_stored_vector_read_in_python_gives_the_lexemes_postgresql_gives(db, literal):
+    """A write ranks with the lexemes of its INSERT's returned search_vector, parsed in Python,
+    instead of asking PostgreSQL for them again: both must agree exactly."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT ({literal})::text")
+        (text,) = cursor.fetchone()
+        cursor.execute(f"SELECT lexeme, coalesce(cardinality(positions), 1) FROM unnest({literal})")
+        expected = dict(cursor.fetchall())
+
+    assert ranking.tsvector_counts(text) == expected
+
+
+def test_a_write_ranks_with_the_lexemes_of_its_stored_vector(alice, acme):
+    make_memory(alice.user, "The ZX-81 ticket tracks the billing outage.", project=acme)
+    content = "ZX-81: billing is back after the outage"
+
+    body = remember(alice, content, project="acme").json()
+
+    stored = Memory.objects.get(pk=body["memory"]["id"]).search_vector
+    assert ranking.tsvector_counts(stored) == ranking.text_lexemes(content, "default")
+    assert len(body["similar_existing"]) == 1
