@@ -201,7 +201,7 @@ def run_ours(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
 
         env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "false", "ZEROMEMORY_LOG_LEVEL": "WARNING"}
         log = open(Path(settings.DATA_DIR) / "peers" / "worker.log", "w")  # noqa: SIM115 - closed with the worker
-        command = [sys.executable, "manage.py", "db_worker", "--queue-name", "*"]
+        command = ["nice", "-n", "10", sys.executable, "manage.py", "db_worker", "--queue-name", "*"]  # as ./zm serve
         worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         client = Client(args.port, token)
