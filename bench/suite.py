@@ -122,8 +122,12 @@ def clone(template: str) -> str:
 class Server:
     """The production server (what ``./zm serve`` runs) on the run database."""
 
-    def __init__(self, url: str, port: int, kind: str = "gunicorn") -> None:
+    def __init__(
+        self, url: str, port: int, kind: str = "gunicorn", code: Path = ROOT, env: dict[str, str] | None = None
+    ) -> None:
+        """``code``: the checkout to serve (another version, for an A/B); ``env``: extra settings."""
         self.port = port
+        extra = env or {}
         env = {
             **os.environ,
             "DATABASE_URL": url,
@@ -134,6 +138,7 @@ class Server:
             # One token sends thousands of requests a minute here: a limit too high to refuse
             # any keeps the per-request check (and its cost) in what is measured.
             "ZEROMEMORY_RATE_LIMIT_PER_MINUTE": "1000000",
+            **extra,
         }
         bin_dir = Path(sys.executable).parent
         if kind == "gunicorn":
@@ -165,7 +170,7 @@ class Server:
                 "--log-level",
                 "warning",
             ]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env)
+        self.process = subprocess.Popen(command, cwd=code, env=env)
         self.peak_rss = 0
         self._stop = threading.Event()
         deadline = time.monotonic() + 180

@@ -13,15 +13,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
 from pathlib import Path
-from typing import Any
 
 os.environ.setdefault("ZEROMEMORY_DB_POOL", "false")
 
 from common import ROOT, percentile, setup_django
 from corpus import note, question
-from suite import Client, expect
+from suite import Client, Server, expect
 
 WORKERS, THREADS = 2, 4
 
@@ -67,52 +65,6 @@ def prepare(name: str) -> tuple[str, list[str], list[tuple[str | None, list[str]
     return token, projects, groups
 
 
-def start(code: Path, url: str, port: int) -> Any:
-    import subprocess
-
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "DJANGO_DEBUG": "false",
-        "ZEROMEMORY_LOG_LEVEL": "WARNING",
-        "ZEROMEMORY_DB_POOL": "true",
-        "ZEROMEMORY_RATE_LIMIT_PER_MINUTE": "1000000",
-        # The exported model is cached in this checkout's data folder; the other finds it there.
-        "ZEROMEMORY_DATA_DIR": str(ROOT / ".data"),
-    }
-    command = [
-        str(Path(sys.executable).parent / "gunicorn"),
-        "zeromemory.wsgi:application",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(WORKERS),
-        "--worker-class",
-        "gthread",
-        "--threads",
-        str(THREADS),
-        "--log-level",
-        "warning",
-    ]
-    return subprocess.Popen(command, cwd=code, env=env)
-
-
-def wait_up(port: int) -> None:
-    import http.client
-    import time
-
-    for _ in range(600):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/api/v1/memories/")
-            if connection.getresponse().status in (401, 403):
-                return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise SystemExit(f"the server on {port} did not start")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="a checkout of the version to compare with")
@@ -129,9 +81,8 @@ def main() -> None:
             name = f"zm_writepath_http_{label}"
             url = clone(template, name)
             fixtures[label] = prepare(name)
-            servers[label] = start(code, url, args.port + n)
-        for n, label in enumerate(versions):
-            wait_up(args.port + n)
+            # The exported model is cached in this checkout's data folder; the other finds it there.
+            servers[label] = Server(url, args.port + n, code=code, env={"ZEROMEMORY_DATA_DIR": str(ROOT / ".data")})
             clients[label] = Client(args.port + n, fixtures[label][0])
         rng = {label: random.Random(7) for label in versions}
         times: dict[str, dict[str, list[float]]] = {label: {} for label in versions}
@@ -176,8 +127,7 @@ def main() -> None:
             print(line, flush=True)
     finally:
         for server in servers.values():
-            server.terminate()
-            server.wait(timeout=30)
+            server.stop()
 
 
 if __name__ == "__main__":
