@@ -28,11 +28,19 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
 from memories.choices import Role
 from memories.models import Link, Memory
-from memories.services import LinkSpec, link_create, membership_set, memory_remember, project_create
+from memories.services import (
+    LinkSpec,
+    credential_issue,
+    link_create,
+    membership_set,
+    memory_remember,
+    project_create,
+)
 from memories.visibility import visible_memories
 from review.judges import Verdict
 from review.models import Conflict
@@ -368,6 +376,24 @@ def granting_a_memory_to_someone(walk: Walk, story: Story) -> None:
     assert "Can view memory" in walk.text("id_permissions_to")
 
 
+def revoking_a_token_and_reading_it_in_the_audit_log(walk: Walk) -> None:
+    """Tokens → tick one → the revoke action; then Account events names who did it, and how."""
+    credential_issue(
+        actor=None, via="tests", user=User.objects.get(username="outsider"), label="laptop", provenance="authoritative"
+    )
+    walk.home()
+    walk.open_model("credential")
+    walk.browser.find_element(By.CSS_SELECTOR, "#result_list input.action-select").click()
+    Select(walk.browser.find_element(By.NAME, "action")).select_by_value("revoke")
+    walk.click(walk.browser.find_element(By.CSS_SELECTOR, "button[name=index]"))
+
+    assert "Revoked 1 token(s)." in walk.message()
+    walk.home()
+    walk.open_model("accountevent")
+    newest = walk.browser.find_element(By.CSS_SELECTOR, "#result_list tbody tr").text.split()
+    assert newest[-6:] == ["Revoked", "root", "admin", "-", "outsider", newest[-1]]
+
+
 def test_a_superuser_walks_every_console_task(walk, story):
     walk.login("root")
 
@@ -375,6 +401,7 @@ def test_a_superuser_walks_every_console_task(walk, story):
     through_the_queue_to_a_pair_and_settle_it(walk, story, "newer_supersedes", moderator="root", screenshots=True)
     the_throughput_page(walk, opened=2, screenshots=True)
     granting_a_memory_to_someone(walk, story)
+    revoking_a_token_and_reading_it_in_the_audit_log(walk)
 
     # The superuser administers everything: the memories hidden from the team admin are here.
     walk.home()
