@@ -466,12 +466,15 @@ class Structure:
     detail: str  # the words that made the call, for rationales
     # Why the pair, however plain it looks, must not be settled without a person ("" if nothing).
     doubt: str = ""
+    # The newer names the older's value as the one it replaces ("changed from 14 days to 30
+    # days", "it used to be Bruno"), about the older's own subject: one slot however reworded.
+    anchored: bool = False
 
     @property
     def same_slot(self) -> bool:
         """Plainly one slot: the same subject and attribute, and fact sentences that mostly agree
         (one whose words are half new is as likely another fact as a new value of the same one)."""
-        return self.subject == SAME and self.attribute == SAME and self.best_overlap >= 0.5
+        return self.subject == SAME and self.attribute == SAME and (self.best_overlap >= 0.5 or self.anchored)
 
     @property
     def plausible_slot(self) -> bool:
@@ -635,7 +638,9 @@ def _negated(tokens: list[Token]) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = "fact") -> Structure:
+def analyse(  # noqa: PLR0911 - one return per ruling, in the order they apply
+    older: str, newer: str, kind_older: str = "fact", kind_newer: str = "fact"
+) -> Structure:
     """How ``newer`` relates to ``older`` structurally (see the module docstring)."""
     fact = _best_sentences(older, newer)
     a, b, best_overlap = fact.older, fact.newer, fact.overlap
@@ -695,6 +700,11 @@ def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = 
         return result(UNRELATED, UNCERTAIN, UNCERTAIN, "no words in common", (0, 0, 0, 0))
     if fact.boilerplate:
         return result(UNRELATED, UNCERTAIN, UNCERTAIN, "only a sentence both repeat word for word", (0, 0, 0, 0))
+    if kind_older not in LOOP_KINDS:
+        anchor = _old_value_named(a, fact.older_text, newer, names)
+        if anchor:
+            # The cue was read in the sentence that names the old value.
+            return replace(result(SAME, SAME, "changed", anchor, (0, 0, 1, 0)), anchored=True, update_cue=True)
     changed_from = _changed_from(fact.newer_text)
     if changed_from and not changed_from <= _content_stems(a) and kind_older not in LOOP_KINDS:
         # "went from returned to out for delivery" after "goes to the office": the value it
@@ -717,6 +727,88 @@ def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = 
         structure = replace(structure, value=NEGATED, detail="one denies what the other states")
     doubt = _scope_asymmetry(a, b) or _kept_anchor(a, b, names)
     return replace(structure, doubt=doubt) if doubt else structure
+
+
+# The old value named as the one replaced: "from X to Y", "it used to be X", "no longer X",
+# "Y, not X", "instead of X", "rather than X", "replacing X", "previously X", "formerly X".
+_OLD_VALUE = (
+    re.compile(r"\bfrom\s+(?P<old>(?:[^.;!?]|\.(?=\d)){1,60}?)\s+to\b", re.IGNORECASE),
+    re.compile(
+        r"\b(?:used to be|was previously|previously|formerly|instead of|rather than|replacing)\s+"
+        r"(?P<old>(?:[^.;,!?()]|\.(?=\d)){1,60})",
+        re.IGNORECASE,
+    ),
+    re.compile(r"\bno longer\s+(?:is\s+|are\s+|be\s+)?(?P<old>(?:[^.;,!?()]|\.(?=\d)){1,60})", re.IGNORECASE),
+    re.compile(r",\s*not\s+(?P<old>(?:[^.;,!?()]|\.(?=\d)){1,60})", re.IGNORECASE),
+)
+_OLD_VALUE_END = re.compile(r"\s+(?:and|but|it|it's|which|so|now|anymore|any more|instead)\b.*$", re.IGNORECASE)
+_OLD_VALUE_ANY = re.compile(
+    r"\b(?:from|used to be|previously|formerly|instead of|rather than|replacing|no longer)\b|,\s*not\b", re.IGNORECASE
+)
+_ANAPHORA = _words("it that this they he she")
+_ABBREVIATED = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Prof|Jr|Sr)\.", re.IGNORECASE)
+
+
+def _old_value_named(a: list[Token], older_text: str, newer: str, names: set[str]) -> str:
+    """The newer statement replaces the older's value by name, about the older's own subject:
+    a sentence of the newer names an old value that the older's fact sentence states ("keeps its
+    logs for 14 days" / "log retention changed from 14 days to 30 days"; "Ana" / "it used to be
+    Ana"), every other name, identifier, number or scope word of the older stands in it, it adds no
+    scope word of its own, and it states a new value. Reworded attributes aside, that is one slot
+    (R-H8's evidence, with the old value to prove which slot). Returns the detail, or ""."""
+    # The old value is not the older's predicate ("is being shipped to the office" states a
+    # destination, not a status of "shipped").
+    predicate = _predicate_index(a)
+    value_a = _content_stems(a) - ({a[predicate].stem} if predicate is not None else set())
+    if not _OLD_VALUE_ANY.search(newer):
+        return ""  # most pairs: nothing names an old value
+    newer_sentences = sentences(newer)
+    for index, sentence in enumerate(newer_sentences):
+        plain = _ABBREVIATED.sub(r"\1", sentence)
+        for pattern in _OLD_VALUE:
+            match = pattern.search(plain)
+            if match is None:
+                continue
+            old = _content_stems(_tokens(_OLD_VALUE_END.sub("", match.group("old"))))
+            if not old or not old <= value_a:
+                continue
+            tokens, said = _tokens(sentence), sentence
+            # "; it used to be Ana" after "Gina is on call for the ingest service": the clause
+            # before states the new value.
+            if index and tokens and tokens[0].low in _ANAPHORA:
+                said = f"{newer_sentences[index - 1]} {sentence}"
+                tokens = _tokens(newer_sentences[index - 1]) + tokens
+            if not has_update_cue(said, older_text):
+                continue
+            detail = _anchored_slot(a, tokens, old, names)
+            if detail:
+                return detail
+    return ""
+
+
+def _anchored_slot(a: list[Token], b: list[Token], old: set[str], names: set[str]) -> str:
+    stems_a, stems_b = _content_stems(a), _content_stems(b)
+    rest = stems_a - old
+    kept, missing, added = rest & stems_b, rest - stems_b, stems_b - stems_a
+    # Capitalised anywhere, a sentence's first word too: here a name is not given the benefit of
+    # the doubt ("Ravi prefers email" / "Arjun's preferred channel is no longer email").
+    capitalised_a, capitalised_b = _capitalised(a), _capitalised(b)
+
+    def specific(word: str, capitalised: set[str]) -> bool:
+        return word in names or word in capitalised or value_type(word, names) != "word" or word in SCOPE_STEMS
+
+    if any(specific(w, capitalised_a) for w in missing) or len(missing) > 1:
+        return ""  # a name, a number or a scope of the older's subject is not in the newer
+    named_anchor = any(specific(w, capitalised_a) for w in kept)
+    if not named_anchor and (len(kept - GENERIC_HEADS) < 2 or added & capitalised_b):
+        return ""  # too little of the older's subject kept to know it is the same one
+    if not added or added & SCOPE_STEMS or _possessors_differ(a, b) or _entity_modifiers(b) - stems_a - old:
+        return ""  # no new value, or a narrower or another subject
+    return f"replaces {sorted(old)} by name with {sorted(added)}"
+
+
+def _capitalised(tokens: list[Token]) -> set[str]:
+    return {t.stem for t in tokens if t.content and t.text[:1].isupper() and t.low != "i"}
 
 
 def _loop(a: list[Token], b: list[Token], names: set[str], result: ResultFn, *, question: bool) -> Structure:

@@ -129,6 +129,65 @@ def test_a_cued_update_of_the_same_slot_may_auto_resolve(older, newer):
     assert (verdict.relation, verdict.resolvable) == ("supersedes", True)
 
 
+# A reworded attribute, but the newer names the older's value as the one it replaces, about the
+# older's own subject: one slot (structure._old_value_named).
+OLD_VALUE_NAMED = [
+    (
+        "The gateway service keeps its logs for 14 days.",
+        "The gateway service's log retention changed from 14 days to 30 days.",
+    ),
+    ("Farid owns ticket DATA-733.", "Ticket DATA-733 was reassigned from Farid to Elena."),
+    (
+        "The qa environment runs Kubernetes 1.30.",
+        "The qa environment's Kubernetes version changed from Kubernetes 1.30 to Kubernetes 1.28.",
+    ),
+    (
+        "The insurance of the old Volvo is with Allianz.",
+        "The insurance of the old Volvo is with a local broker; it used to be Allianz.",
+    ),
+    ("Cedar Health has 40 seats.", "Correction: Cedar Health's seat count is 75 now, not 40."),
+]
+# The old value named, but about another subject, a narrower one, or the older's predicate.
+OLD_VALUE_NAMED_ELSEWHERE = [
+    (
+        "Ravi prefers to be contacted by email.",
+        "Arjun's preferred contact channel is no longer email; it is WhatsApp instead.",
+    ),
+    ("Nadia works at Tidewater.", "Chloe works at Orbital Foods; it used to be Tidewater."),
+    (
+        "The haircut is with Dr. Okafor.",
+        "The vaccination appointment's practitioner is no longer Dr. Okafor; it is Mr. Novak instead.",
+    ),
+    (
+        "My half marathon personal best is 2h 27m 20s.",
+        "Jasper knocked the half marathon best down from 2h 27m 20s to 2:07:55.",
+    ),
+    ("Order 93021 is being shipped to the office.", "Order 93021's status switched from shipped to returned."),
+    (
+        "The insurance of the camper is with Allianz.",
+        "The insurance of the old Volvo is with a local broker; it used to be Allianz.",
+    ),
+    ("Hana's favorite cuisine is Peruvian.", "Hana's sister's favorite cuisine is Thai, not Peruvian any more."),
+    ("The Berlin team has 5 people.", "The team moved from Berlin to Munich."),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), OLD_VALUE_NAMED)
+def test_a_reworded_update_that_names_the_old_value_may_auto_resolve(older, newer):
+    verdict = guarded(older, newer)
+
+    assert (verdict.relation, verdict.resolvable) == ("supersedes", True)
+    assert analyse(older, newer).anchored is True
+
+
+@pytest.mark.parametrize(("older", "newer"), OLD_VALUE_NAMED_ELSEWHERE)
+def test_naming_the_old_value_of_another_subject_settles_nothing(older, newer):
+    verdict = guarded(older, newer)
+
+    assert verdict.resolvable is False
+    assert analyse(older, newer).anchored is False
+
+
 def test_a_cue_with_the_same_value_is_a_duplicate():
     verdict = guarded("The standup is at 10:00.", "The standup is now at 10:00.")
 
