@@ -286,18 +286,21 @@ def _tokens_of(sentence: str) -> tuple[Token, ...]:
         else:
             raw.append(piece)
     first_word = True
-    for piece in raw:
+    for index, piece in enumerate(raw):
         if piece in ";:!?.":
             first_word = True
             continue
         word, _, clitic = piece.partition("'")
         low = word.lower()
+        # "May 9", "9 May": the month, not the modal verb (a stopword).
+        month = word == "May" and any(0 <= j < len(raw) and raw[j].isdigit() for j in (index - 1, index + 1))
         ident = bool(_HAS_DIGIT.search(low)) or low.startswith(("#", "$", "€", "£"))
         # The first word of a sentence is capitalised anyway: a name there only when possessive.
         proper = word[:1].isupper() and (not first_word or clitic == "s") and low not in STOPWORDS
         stemmed = stem(low)
-        content = bool(low) and not (
-            low in STOPWORDS or low in FILLER or low in UPDATE_CUE_WORDS or low in NEGATIONS or low in LABELS
+        content = month or (
+            bool(low)
+            and not (low in STOPWORDS or low in FILLER or low in UPDATE_CUE_WORDS or low in NEGATIONS or low in LABELS)
         )
         if ident and low.isdigit() and out and out[-1].stem in ID_NOUNS:
             low = stemmed = "#" + low  # "order 88213": an identifier, not an amount
@@ -512,7 +515,9 @@ def _participle_after(tokens: list[Token], copula: int) -> int:
         token = tokens[j]
         if token.low in _AUXILIARY_FILLERS or token.low in COPULAS:
             continue
-        participle = (token.low.endswith("ed") and token.content) or (token.low in _IRREGULAR and token.stem in VERBS)
+        # "has been changed to": a change verb is no content word, but it is the predicate.
+        changed = token.content or token.low in UPDATE_CUE_WORDS
+        participle = (token.low.endswith("ed") and changed) or (token.low in _IRREGULAR and token.stem in VERBS)
         modal_verb = tokens[copula].low in _MODALS and token.stem in VERBS
         return j if participle or modal_verb else copula
     return copula
@@ -651,7 +656,7 @@ def analyse(  # noqa: PLR0911 - one return per ruling, in the order they apply
     overlap = len(shared) / max(1, min(len(content_a), len(content_b)))
     # Evidence is read in the sentence that states the fact: a long message's other sentences
     # ("there is a longer thread about it") say nothing about which value is current.
-    update_cue = has_update_cue(fact.newer_text, fact.older_text)
+    update_cue = has_update_cue(_with_anaphoric_clause(newer, fact.newer_text), fact.older_text)
     loop_outcome = kind_older in LOOP_KINDS and has_outcome(fact.newer_text, fact.older_text)
     if kind_older == "open-question" and kind_newer != "open-question" and not loop_outcome:
         loop_outcome = states_an_answer(fact.older_text, fact.newer_text)
@@ -749,6 +754,18 @@ _ANAPHORA = _words("it that this they he she")
 _ABBREVIATED = re.compile(r"\b(Dr|Mr|Mrs|Ms|St|Prof|Jr|Sr)\.", re.IGNORECASE)
 
 
+def _with_anaphoric_clause(text: str, sentence: str) -> str:
+    """``sentence`` with the clause after it when that clause speaks of it ("The checkout service
+    is written in Rust; it used to be TypeScript"): one statement, split at the semicolon."""
+    parts = sentences(text)
+    if sentence not in parts:
+        return sentence
+    index = parts.index(sentence)
+    if index + 1 < len(parts) and parts[index + 1].split(" ", 1)[0].lower() in _ANAPHORA:
+        return f"{sentence} {parts[index + 1]}"
+    return sentence
+
+
 def _old_value_named(a: list[Token], older_text: str, newer: str, names: set[str]) -> str:
     """The newer statement replaces the older's value by name, about the older's own subject:
     a sentence of the newer names an old value that the older's fact sentence states ("keeps its
@@ -843,15 +860,36 @@ def _interior_swaps(a: list[Token], b: list[Token]) -> str:
     replaced outright ("renew the insurance of the cargo bike" / "… of the old Volvo"): another
     thing named inside the loop. Words only added or dropped at either end are qualifiers."""
     done = OUTCOME_WORDS | {"need", "remember", "todo"}
-    sa = [t.stem for t in a if t.content and t.low not in done]
-    sb = [t.stem for t in b if t.content and t.low not in done]
+    kept_a = [i for i, t in enumerate(a) if t.content and t.low not in done]
+    kept_b = [i for i, t in enumerate(b) if t.content and t.low not in done]
+    sa = [a[i].stem for i in kept_a]
+    sb = [b[i].stem for i in kept_b]
     opcodes = SequenceMatcher(a=sa, b=sb, autojunk=False).get_opcodes()
     for index, (op, i1, i2, j1, j2) in enumerate(opcodes):
         interior = 0 < index < len(opcodes) - 1 and opcodes[index - 1][0] == opcodes[index + 1][0] == "equal"
         last = index == len(opcodes) - 1 and index > 0 and opcodes[index - 1][0] == "equal"
-        if op == "replace" and (interior or last) and set(sa[i1:i2]).isdisjoint(sb[j1:j2]):
+        # "confirm the physio appointment" / "confirmed the dentist appointment": the word right
+        # before the thing both name, replaced — which one (a verb there is the outcome's, and a
+        # lead-in such as "Random one:" does not stand right before it).
+        first = (
+            index == 0
+            and len(opcodes) > 1
+            and opcodes[1][0] == "equal"
+            and kept_a[i2 - 1] + 1 == kept_a[i2]
+            and kept_b[j2 - 1] + 1 == kept_b[j2]
+            and sa[i2 - 1] not in VERBS
+            and sb[j2 - 1] not in VERBS
+            and not _same_root(sa[i2 - 1], sb[j2 - 1])  # "reproduce" / "reproduced"
+        )
+        if op == "replace" and (interior or last or first) and set(sa[i1:i2]).isdisjoint(sb[j1:j2]):
             return f"{sa[i1:i2]} vs {sb[j1:j2]}"
     return ""
+
+
+def _same_root(a: str, b: str) -> bool:
+    """One word in two forms the light stemmer left apart ("reproduce" / "reproduc")."""
+    shared = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return shared >= 4 and shared >= min(len(a), len(b)) - 2
 
 
 def _strip_cues(tokens: list[Token]) -> list[Token]:
@@ -888,13 +926,7 @@ def _aligned(  # noqa: PLR0911, PLR0912 - one return per ruling, in the order th
 
     # The subject: words swapped before the predicate name another thing.
     if pa is None or pb is None:
-        # No predicate found on one side: compare the whole statements as bags of words.
-        changes, insertions, words = _diff(_strip_cues(a), _strip_cues(b))
-        if changes == 0 and insertions == 0:
-            return result(SAME, SAME, SAME, "same words", (0, 0, 0, 0))
-        return result(
-            UNCERTAIN, UNCERTAIN, UNCERTAIN, f"no clear predicate; differ in {words}", (0, 0, changes, insertions)
-        )
+        return _without_predicate(a, b, names, result)
     if _moved(head_a, tail_b) or _moved(head_b, tail_a):
         return _reworded(a, b, names, result, counts)
     if subject_changes:
@@ -966,6 +998,20 @@ def _aligned(  # noqa: PLR0911, PLR0912 - one return per ruling, in the order th
     if subject == UNCERTAIN:
         detail = f"subject reworded: {subject_words}; {detail}"
     return result(subject, attribute, value, detail, counts)
+
+
+def _without_predicate(a: list[Token], b: list[Token], names: set[str], result: ResultFn) -> Structure:
+    """No predicate found on one side: the whole statements compared as bags of words."""
+    changes, insertions, words = _diff(_strip_cues(a), _strip_cues(b))
+    if changes == 0 and insertions == 0:
+        return result(SAME, SAME, SAME, "same words", (0, 0, 0, 0))
+    _, _, removed, added = _diff_words(_strip_cues(a), _strip_cues(b), bag=True)
+    if _only_amounts_differ(removed, added, names):
+        # "Olive weighs 9 kg" / "Olive weighs 23 kg": every other word the same.
+        return result(SAME, SAME, "changed", f"value changed: {removed} vs {added}", (0, 0, changes, insertions))
+    return result(
+        UNCERTAIN, UNCERTAIN, UNCERTAIN, f"no clear predicate; differ in {words}", (0, 0, changes, insertions)
+    )
 
 
 _OBJECT_DETERMINERS = _words("its the their our my his her your a an this that these those some")
@@ -1144,6 +1190,12 @@ def _question_noun_unanswered(  # noqa: PLR0911 - one return per kind of questio
         if pattern.search(text):
             if not any(value_type(w, names) in kinds for w in new):
                 return f"the answer gives no {wanted}"
+            if wanted == "name":
+                # Any name answers "who?": "Who signs the contract at Acme Foods?" / "Acme Foods
+                # uses Okta for single sign-on" names one, about something else.
+                unsaid = {w for w in asked - said if w not in names}
+                if unsaid:
+                    return f"the answer does not say {sorted(unsaid)}"
             return ""
     match = _WH_NOUN.search(text)
     if match is None:
@@ -1337,6 +1389,16 @@ def _value_types_clash(removed: list[str], added: list[str], names: set[str]) ->
     # Disjoint kinds, or each side with a kind the other lacks; a value that only gains a part
     # ("Monday" / "Tuesday at 11:00") is still one value.
     return not typed_removed & typed_added or bool(typed_added - typed_removed and typed_removed - typed_added)
+
+
+_AMOUNTS = frozenset({"number", "time", "weekday", "month"})
+
+
+def _only_amounts_differ(removed: list[str], added: list[str], names: set[str]) -> bool:
+    """All that differs is a number, a time, a day or a month, the same kind on each side."""
+    kinds_removed = {value_type(w, names) for w in removed}
+    kinds_added = {value_type(w, names) for w in added}
+    return bool(removed) and bool(added) and kinds_removed == kinds_added and kinds_removed <= _AMOUNTS
 
 
 def _moved(head: list[Token], tail: list[Token]) -> bool:

@@ -280,3 +280,60 @@ def test_an_answer_to_a_which_question_names_what_was_asked():
 
     assert vague.resolvable is False
     assert (named.relation, named.resolvable) == ("supersedes", True)
+
+
+# Found by scanning every ruling of the structure over the labelled pairs and the generated
+# store against their ground truth (each would have retired a distinguishable fact).
+@pytest.mark.parametrize(
+    ("older", "newer", "kind_a"),
+    [
+        # the word naming which appointment, replaced right before it
+        ("TODO: confirm the physio appointment.", "Confirmed the dentist appointment today.", "task"),
+        # any name answers "who?", about something else here
+        (
+            "Question: who signs the contract at Acme Foods?",
+            "Acme Foods uses Okta for single sign-on.",
+            "open-question",
+        ),
+        # "May 9" is a date, not the modal verb: a price and a date are two attributes
+        ("Order 88213 cost €24.90.", "Order 88213 was pushed back to May 9.", "fact"),
+    ],
+)
+def test_rulings_that_would_retire_another_thing(older, newer, kind_a):
+    verdict = guarded(older, newer, kind_a=kind_a)
+
+    assert verdict.resolvable is False
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "kind_a"),
+    [
+        # the task's own verb, in two forms the stemmer keeps apart
+        ("Task: reproduce ticket SUP-1183 locally.", "Done: reproduced ticket SUP-1183 locally.", "task"),
+        # a change verb carried by "has been" is the predicate, not "has"
+        ("Ines's coffee order is an oat latte.", "Ines's coffee order has been changed to a cortado.", "fact"),
+        # no predicate the parser knows ("weighs", "renews"), and nothing but the amount differs
+        ("Olive weighs 9 kg.", "Starting April 9, Olive weighs 23 kg.", "fact"),
+        (
+            "Harbor Media's contract renews in February.",
+            "Starting October 14, Harbor Media's contract renews in July.",
+            "fact",
+        ),
+        # the cue in the clause after the semicolon speaks of the same statement
+        (
+            "The checkout service is written in Go.",
+            "The checkout service is written in Rust; it used to be TypeScript.",
+            "fact",
+        ),
+    ],
+)
+def test_plain_updates_the_structure_used_to_miss(older, newer, kind_a):
+    verdict = guarded(older, newer, kind_a=kind_a)
+
+    assert (verdict.relation, verdict.resolvable) == ("supersedes", True)
+
+
+def test_only_amounts_differing_without_a_cue_is_still_a_contradiction():
+    verdict = guarded("Olive weighs 9 kg.", "Olive weighs 23 kg.")
+
+    assert (verdict.relation, verdict.resolvable) == ("contradicts", False)
