@@ -94,16 +94,31 @@ class Described:
     kind: str
 
 
-def screen(subject: Item, ranked: Iterable[Item], describe: Callable[[Item], Described]) -> list[Item]:
+def screen(
+    subject: Item,
+    ranked: Iterable[Item],
+    describe: Callable[[Item], Described],
+    *,
+    known: dict[tuple[Item, Item], bool] | None = None,
+) -> list[Item]:
     """The first ``HYGIENE_MAX_CANDIDATES`` of ``ranked`` (best first) worth judging against
-    ``subject``; ``describe`` reads either, however the caller holds them."""
+    ``subject``; ``describe`` reads either, however the caller holds them. ``known`` keeps the
+    answers by (older, newer) for a caller that meets the same pair again (the sweep screens
+    each pair from both ends)."""
     limit = settings.HYGIENE_MAX_CANDIDATES
     mine = describe(subject)
     chosen: list[Item] = []
     for candidate in ranked:
         other = describe(candidate)
-        older, newer = (other, mine) if other.order < mine.order else (mine, other)
-        if worth_judging(older.content, newer.content, older.kind, newer.kind):
+        mine_older = mine.order < other.order
+        older, newer = (mine, other) if mine_older else (other, mine)
+        key = (subject, candidate) if mine_older else (candidate, subject)
+        worth = None if known is None else known.get(key)
+        if worth is None:
+            worth = worth_judging(older.content, newer.content, older.kind, newer.kind)
+            if known is not None:
+                known[key] = worth
+        if worth:
             chosen.append(candidate)
             if len(chosen) == limit:
                 break
