@@ -351,8 +351,8 @@ class ScopeSweep:
     @cached_property
     def _among(self) -> CompiledParts:
         """The ranking among given memories, compiled once for the sweep: three of every four
-        memories ask PostgreSQL, and building and compiling the queryset each time took longer
-        than running it."""
+        memories ask PostgreSQL (6,845 of 8,982 on the bench owner), and building and compiling
+        the queryset each time cost about as much CPU as PostgreSQL spent running it."""
         among = hygiene_memories().filter(pk__in=RawSQL("SELECT unnest(%s::text[])", (_AMONG_SLOT,)))
         return compile_parts([among], max(FIRST_K, self.screen_candidates))
 
