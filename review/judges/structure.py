@@ -189,6 +189,15 @@ _LEAD_INS = (
         r"^(?:(?:[A-Z][\w.-]*)(?:\s+[A-Z][\w.-]*)?|I|we|they|he|she)\s+(?:says?|said|told (?:me|us)|mentioned|"
         r"confirmed|thinks?|believes?|reckons?|heard|noticed|realized|realised)(?:\s+that)?\s+(?=\w)"
     ),
+    # Discourse markers that restate or flag a note, never its subject ("Reminder to self:",
+    # "Still true:", "Just to confirm,", "In case I didn't say,", "Quick update -").
+    re.compile(
+        r"^(?:(?:reminder|note) to self|still true|(?:just )?to confirm|in case I didn't (?:say|mention)|"
+        r"(?:like|as) I (?:said|mentioned)|one more thing|quick update|new info|change of plan|"
+        r"please update that|I had that wrong before|(?:I'm )?pretty sure|I reckon|as far as I know|"
+        r"if I remember right|again)\b\s*[,:!\-\u2014]*\s*",
+        re.IGNORECASE,
+    ),
     re.compile(
         r"^(?:I think|I believe|I heard|I guess|I just realized|I just realised|apparently|honestly|fyi|btw|"
         r"by the way|heads up|just so you know|for the record|note|reminder|rule|update|correction|change|ps|"

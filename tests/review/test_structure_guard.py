@@ -337,3 +337,20 @@ def test_only_amounts_differing_without_a_cue_is_still_a_contradiction():
     verdict = guarded("Olive weighs 9 kg.", "Olive weighs 23 kg.")
 
     assert (verdict.relation, verdict.resolvable) == ("contradicts", False)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "Log retention for the payments service is 7 days.",
+            "Still true: log retention for the payments service is 7 days.",
+        ),
+        ("Ticket SUP-1207 is blocked.", "Reminder to self: ticket SUP-1207 is blocked."),
+        ("My flu jab is booked for the 3rd at 1:20pm.", "Quick update - my flu jab is booked for the 3rd at 1:20pm."),
+    ],
+)
+def test_a_restatement_behind_a_discourse_marker_is_a_duplicate(older, newer):
+    verdict = guarded(older, newer, relation="duplicate")
+
+    assert (verdict.relation, verdict.resolvable) == ("duplicate", True)
