@@ -7,7 +7,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,3 +105,16 @@ def sentence(rng: random.Random, n: int) -> str:
         )
         + f" (note {n})"
     )
+
+
+def supersede_groups(live: Iterable[tuple[str | None, str]]) -> list[tuple[str | None, list[str]]]:
+    """Disjoint triples of live memories of one scope, in a fixed shuffled order: the targets of
+    the declared supersedes the write-path benchmarks time (same seeds in both)."""
+    live = list(live)
+    random.Random(1).shuffle(live)
+    by_scope: dict[str | None, list[str]] = {}
+    for scope, pk in live:
+        by_scope.setdefault(scope, []).append(pk)
+    groups = [(scope, ids[i : i + 3]) for scope, ids in by_scope.items() for i in range(0, len(ids) - 2, 3)]
+    random.Random(2).shuffle(groups)
+    return groups

@@ -28,7 +28,7 @@ os.environ.setdefault("ZEROMEMORY_RATE_LIMIT_PER_MINUTE", "1000000")
 os.environ.setdefault("DJANGO_DEBUG", "false")
 os.environ.setdefault("ZEROMEMORY_LOG_LEVEL", "WARNING")
 
-from common import Timer, percentile, setup_django
+from common import Timer, percentile, setup_django, supersede_groups
 from corpus import note, question
 
 RUN_DATABASE = "zm_writepath_run"
@@ -90,12 +90,7 @@ def main() -> None:
     live = list(
         Memory.objects.filter(owner=bench, state="live").order_by("id").values_list("project__slug", "pk")[:20000]
     )
-    random.Random(1).shuffle(live)
-    by_scope: dict[str | None, list[str]] = {}
-    for scope, pk in live:
-        by_scope.setdefault(scope, []).append(pk)
-    groups = [(scope, ids[i : i + 3]) for scope, ids in by_scope.items() for i in range(0, len(ids) - 2, 3)]
-    random.Random(2).shuffle(groups)
+    groups = supersede_groups(live)
 
     client = Client(HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_HOST="127.0.0.1")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 os.environ.setdefault("ZEROMEMORY_DB_POOL", "false")
 
-from common import ROOT, percentile, setup_django
+from common import ROOT, percentile, setup_django, supersede_groups
 from corpus import note, question
 from suite import Client, Server, expect
 
@@ -55,12 +55,7 @@ def prepare(name: str) -> tuple[str, list[str], list[tuple[str | None, list[str]
     _, token = credential_issue(actor=None, via="bench", user=bench, provenance="authoritative", label="http")
     projects = list(bench.memberships.order_by("project__slug").values_list("project__slug", flat=True))
     live = list(Memory.objects.filter(owner=bench, state="live").order_by("id").values_list("project__slug", "pk"))
-    random.Random(1).shuffle(live)
-    by_scope: dict[str | None, list[str]] = {}
-    for scope, pk in live:
-        by_scope.setdefault(scope, []).append(pk)
-    groups = [(scope, ids[i : i + 3]) for scope, ids in by_scope.items() for i in range(0, len(ids) - 2, 3)]
-    random.Random(2).shuffle(groups)
+    groups = supersede_groups(live)
     connections.close_all()
     return token, projects, groups
 

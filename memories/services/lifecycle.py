@@ -101,15 +101,24 @@ def retire_by_successor(
         actor=actor,
         credential=credential,
         reason=reason,
-        data={
-            "successor": successor.pk,
-            "origin": origin,
-            "link": link.pk,
-            "loop_closed": closes_loop,
-            **({"replaced_links": replaced} if replaced else {}),
-        },
+        data=_superseded_data(
+            successor=successor, origin=origin, link=link, loop_closed=closes_loop, replaced=replaced
+        ),
     )
     return link
+
+
+def _superseded_data(
+    *, successor: Memory, origin: str, link: Link, loop_closed: bool, replaced: list[str]
+) -> dict[str, object]:
+    """A ``superseded`` event's data, one retirement or many alike."""
+    return {
+        "successor": successor.pk,
+        "origin": origin,
+        "link": link.pk,
+        "loop_closed": loop_closed,
+        **({"replaced_links": replaced} if replaced else {}),
+    }
 
 
 def retire_all_by_successor(
@@ -180,13 +189,13 @@ def retire_all_by_successor(
                 action=EventAction.SUPERSEDED,
                 actor=actor,
                 credential=credential,
-                data={
-                    "successor": successor.pk,
-                    "origin": origin,
-                    "link": link.pk,
-                    "loop_closed": target.pk in closes,
-                    **({"replaced_links": replaced[target.pk]} if target.pk in replaced else {}),
-                },
+                data=_superseded_data(
+                    successor=successor,
+                    origin=origin,
+                    link=link,
+                    loop_closed=target.pk in closes,
+                    replaced=replaced.get(target.pk, []),
+                ),
             )
             for target, link in zip(targets, links, strict=True)
         ]
