@@ -37,7 +37,7 @@ def main() -> None:
     from django.db import connection
 
     from memories.choices import State
-    from memories.embedding import get_embedder
+    from memories.embedding import embed_sentences, get_embedder
     from memories.models import Project
     from memories.ranking import fused_ranking, lexical_query
     from memories.selectors import exact_nearest
@@ -51,6 +51,7 @@ def main() -> None:
     if args.long:
         texts += [" ".join(note(rng)[1] for _ in range(3)) for _ in range(args.queries)]
     vectors = get_embedder().embed(texts)
+    sentence_sets = embed_sentences(texts)
 
     spent: list[float] = []
 
@@ -64,14 +65,17 @@ def main() -> None:
     own = visible_memories(bench).filter(owner_id=bench.pk, state=State.LIVE)
     parts = [own.filter(project__isnull=True), own.filter(project=project)]
     plans = {
-        "vector only (exact_nearest, before)": lambda text, vector: exact_nearest(parts, vector, 10),
-        "fused (lexical query + ranking, after)": lambda text, vector: fused_ranking(
+        "vector only (exact_nearest)": lambda text, vector, found: exact_nearest(parts, vector, 10),
+        "vector + lexical": lambda text, vector, found: fused_ranking(
             parts, vector, lexical_query(text, "default"), 10
+        ),
+        "vector + lexical + sentences (now)": lambda text, vector, found: fused_ranking(
+            parts, vector, lexical_query(text, "default"), 10, query_vectors=found or [vector]
         ),
     }
     # Warm the caches (statistics, plans) once.
     for plan in plans.values():
-        plan(texts[0], vectors[0])
+        plan(texts[0], vectors[0], sentence_sets[0])
     print(f"similar_existing SQL at {args.size:,} memories, owner bench, project {project.slug}")
     print("| plan | texts | SQL p50 ms | SQL p95 ms | statements |")
     print("| --- | --- | ---: | ---: | ---: |")
@@ -84,7 +88,7 @@ def main() -> None:
             for i in chunk:
                 spent.clear()
                 with connection.execute_wrapper(timed):
-                    plan(texts[i], vectors[i])
+                    plan(texts[i], vectors[i], sentence_sets[i])
                 totals.append(sum(spent))
                 statements = len(spent)
             p50, p95 = percentile(totals, 0.5), percentile(totals, 0.95)

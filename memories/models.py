@@ -256,6 +256,29 @@ class Memory(models.Model):
         return self.id
 
 
+class MemorySentence(models.Model):
+    """One sentence's vector of a memory of several sentences (memories.text.sentences).
+
+    The model reads a text as one vector of its first 256 word pieces; a long, chatty statement
+    then resembles other chatty statements more than the one fact it shares with its
+    predecessor. memories.ranking compares the sentences one by one as well. A memory of one
+    sentence has no rows here: its own ``embedding`` is its sentence's vector. Written with the
+    memory (same transaction) and by reembed; never changed otherwise.
+    """
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="sentence_vectors")
+    position = models.PositiveSmallIntegerField()
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["memory", "position"], name="memory_sentence_unique_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.memory_id} sentence {self.position}"
+
+
 class Link(models.Model):
     """A typed directed edge ``src → dst``. It records; it never retires."""
 

@@ -4,9 +4,21 @@ One ranking, used wherever the server looks for the memories a new statement may
 replace — ``similar_existing`` in a write's answer (SPEC R-N1) and the hygiene pipeline's
 candidates (R-H1):
 
-    score(m) = similarity(m) + weight(text) · lexical(m)
+    score(m) = similarity(m) + weight(text) · lexical(m) + DISTINCT_WEIGHT · distinct(m)
 
 * ``similarity`` is 1 - the cosine distance of the two embeddings.
+* ``distinct`` is the sentence side. A long, chatty statement's one vector averages its
+  pleasantries and its topics, so it resembles other chatty statements about as much as the
+  one it updates; compared sentence by sentence, the sentence they share stands out. Each
+  memory has vectors: its whole text's, and one per sentence when it has several
+  (memories.text.sentences, stored in MemorySentence). For each of the text's sentences (the
+  text itself when it is one sentence), take the DISTINCT_TOP memories holding its nearest
+  vectors and the mean of their similarities; each of those memories scores by how far it stands
+  above that mean. A sentence every chat turn resembles ("thanks so much!") has many equally
+  near memories and gives no one much; a sentence only the predecessor matches gives it a lot.
+  ``distinct(m)`` sums this over the text's sentences; it is 0 for a memory not among any
+  sentence's nearest few. Chosen on the project's own update chains (review.evaluation): the
+  nearest three, and the weight, against the nearest 2 to 12 and other weights.
 * ``lexical`` is BM25 over PostgreSQL's english lexemes (the stored ``search_vector``): each
   *telling* lexeme of the text that ``m`` contains adds its inverse document frequency times
   BM25's saturated term frequency, and the sum is divided by what the text scores against
@@ -18,10 +30,9 @@ candidates (R-H1):
   (``weight_for``; measured by ``./zm eval`` on update chains). The lexical side reads the whole
   text, where the model reads only its first 256 word pieces.
 
-The ranking is exact under this definition — never an approximate index's guess. Both sides
-are exact scans of the caller's rows; their top ``k`` lists are fused, and a threshold test
-(Fagin's) proves that no memory outside both lists can beat the last one kept; when it cannot
-prove it, ``k`` grows and the query runs again.
+The ranking is exact under this definition — never an approximate index's guess. The sides
+are exact scans of the caller's rows; their lists are fused, and a threshold test (Fagin's)
+proves that no memory outside them can beat the last one kept (``fused_ranking``).
 """
 
 from __future__ import annotations
@@ -42,7 +53,8 @@ from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from pgvector import Vector
 
-from memories.models import Memory, Project
+from memories.models import Memory, MemorySentence, Project
+from memories.text import MAX_SENTENCES
 
 # BM25's usual constants.
 K1 = 1.2
@@ -62,6 +74,10 @@ TEXT_WEIGHT = 0.1
 QUESTION_TEXT_WEIGHT = 0.25
 # The vector side's list: long enough that its last similarity bounds every row left out.
 FIRST_K = 30
+# The sentence side: how many nearest memories of each query vector it weighs, and how much a
+# memory standing above the mean of those counts (./zm eval's update chains, own sets).
+DISTINCT_TOP = 3
+DISTINCT_WEIGHT = 20.0
 
 
 @dataclass(frozen=True)
@@ -273,6 +289,7 @@ class Ranked:
     # With ``fused_ranking(..., with_memories=True)``: the memory's shown columns (MEMORY_COLUMNS)
     # and its project's slug, read by the ranking's own statement.
     memory: Memory | None = None
+    distinct: float = 0.0  # the sentence side, 0 when the memory is not among any nearest few
 
 
 # What an answer listing ranked memories shows of each (similar_existing's entries, SPEC R-N3).
@@ -333,6 +350,10 @@ class CompiledParts:
     k: int
     vector: tuple[tuple[str, tuple[Any, ...]], ...]
     text: tuple[str, tuple[Any, ...]] | None
+    # The sentence side (``distinct_scores``): each part's nearest DISTINCT_TOP rows to one query
+    # vector ``zm_q.v`` (a LATERAL join supplies it), and each part's ids, for sentence rows.
+    nearest_each: tuple[tuple[str, tuple[Any, ...]], ...]
+    ids: tuple[tuple[str, tuple[Any, ...]], ...]
 
 
 def compile_parts(parts: Sequence[QuerySet[Memory]], k: int, *, text: bool = True) -> CompiledParts:
@@ -346,12 +367,21 @@ def compile_parts(parts: Sequence[QuerySet[Memory]], k: int, *, text: bool = Tru
         )
         for part in parts
     )
+    nearest_each = tuple(
+        _sql(
+            part.annotate(distance=RawSQL("(embedding <=> zm_q.v) + 0", ()))
+            .order_by("distance", "pk")
+            .values_list("id", "distance")[:DISTINCT_TOP]
+        )
+        for part in parts
+    )
+    ids = tuple(_sql(part.values("id")) for part in parts)
     scope = None
     if text:
         # One scan for all parts (their conditions OR-ed), led by the owner-and-lexeme index:
         # rows holding a rare word are few, and a part's own index would only add work.
         scope = _sql(functools.reduce(operator.or_, parts).filter(search_vector=LexemeQuery(TSQUERY_SLOT)).values("id"))
-    return CompiledParts(alias=parts[0].db, k=k, vector=vector, text=scope)
+    return CompiledParts(alias=parts[0].db, k=k, vector=vector, text=scope, nearest_each=nearest_each, ids=ids)
 
 
 def _bound(params: Sequence[Any], bind: Mapping[str, Any]) -> list[Any]:
@@ -365,6 +395,7 @@ def fused_ranking(
     limit: int,
     weight: float | None = None,
     *,
+    query_vectors: Sequence[list[float]] | None = None,
     with_memories: bool = False,
     bind: Mapping[str, Any] | None = None,
 ) -> list[Ranked]:
@@ -372,14 +403,21 @@ def fused_ranking(
     in one statement; ``with_memories`` reads their MEMORY_COLUMNS in it too (one round trip
     and an ORM query fewer than fetching them afterwards).
 
+    ``query_vectors``: the text's sentence vectors (``[embedding]`` for a text of one sentence)
+    for the sentence side; None leaves that side out (vector and lexical sides only).
+
     * The vector side is the exact top ``k`` by distance, each part ranked on its own by an
       exact scan shaped for the covering indexes (see memories.selectors.exact_nearest).
     * The lexical side scores *every* row of the parts that holds a telling lexeme (an index
       scan: few rows hold a rare word), so a row it does not list scores 0 there.
-    * A row in neither list scores at most the ``k``-th vector similarity, which no more than
-      ``limit`` of the vector side's rows can fall below; a row only on the lexical side is
-      fetched whole only if its lexical score, added to that similarity, could reach the
-      ``limit``-th score among the vector side's rows.
+    * The sentence side scores only the DISTINCT_TOP nearest memories of each query vector
+      (``distinct`` is 0 for every other row): each part's exact nearest by whole-text vector,
+      and the nearest sentence rows of the parts' memories — 3·MAX_SENTENCES rows always hold
+      the true nearest three memories, since no memory has more sentence rows than that.
+    * A row in none of the lists scores at most the ``k``-th vector similarity, which no more
+      than ``limit`` of the vector side's rows can fall below; a row only on the lexical or
+      sentence side is fetched whole only if its scores, added to that similarity, could reach
+      the ``limit``-th score among the vector side's rows.
     """
     if weight is None:
         weight = weight_for(query)
@@ -390,14 +428,17 @@ def fused_ranking(
             raise ValueError("these parts were compiled for another ranking")
     else:
         compiled = compile_parts(parts, k, text=query is not None)
-    rows = _fused_rows(compiled, embedding, query, weight, limit, with_memories, dict(bind or {}))
+    rows = _fused_rows(compiled, embedding, query, weight, limit, query_vectors, with_memories, dict(bind or {}))
     scored = sorted(
-        ((pk, distance, lexical, (1.0 - distance) + weight * lexical, extra) for pk, distance, lexical, *extra in rows),
-        key=lambda row: (-row[3], row[1], row[0]),
+        (
+            (pk, distance, lexical, distinct, (1.0 - distance) + weight * lexical + DISTINCT_WEIGHT * distinct, extra)
+            for pk, distance, lexical, distinct, *extra in rows
+        ),
+        key=lambda row: (-row[4], row[1], row[0]),
     )[:limit]
     return [
-        Ranked(pk, distance, lexical, score, _memory(pk, extra) if extra else None)
-        for pk, distance, lexical, score, extra in scored
+        Ranked(pk, distance, lexical, score, _memory(pk, extra) if extra else None, distinct)
+        for pk, distance, lexical, distinct, score, extra in scored
     ]
 
 
@@ -414,11 +455,12 @@ def _fused_rows(
     query: LexicalQuery | None,
     weight: float,
     limit: int,
+    query_vectors: Sequence[list[float]] | None,
     with_memories: bool,
     bind: dict[str, Any],
 ) -> list[tuple[Any, ...]]:
-    """(pk, distance, lexical) of every row that may belong to the top ``limit`` (see fused_ranking),
-    followed by its MEMORY_COLUMNS and project slug ``with_memories``."""
+    """(pk, distance, lexical, distinct) of every row that may belong to the top ``limit`` (see
+    fused_ranking), followed by its MEMORY_COLUMNS and project slug ``with_memories``."""
     table = Memory._meta.db_table
     k = compiled.k
     params: list[Any] = [Vector._to_db(embedding)]
@@ -426,39 +468,147 @@ def _fused_rows(
     for sql, part_params in compiled.vector:
         vector_parts.append(f"({sql})")
         params.extend(_bound(part_params, bind))
-    vector_cte = (
-        "zm_query AS MATERIALIZED (SELECT %s::vector AS v), "
+    ctes = [
+        "zm_query AS MATERIALIZED (SELECT %s::vector AS v)",
         f"zm_vector AS MATERIALIZED (SELECT id, distance FROM ({' UNION ALL '.join(vector_parts)}) v "
-        f"ORDER BY distance, id LIMIT {int(k)})"
-    )
+        f"ORDER BY distance, id LIMIT {int(k)})",
+    ]
     if query is None:
-        sql = f"WITH {vector_cte} SELECT id, distance, 0.0 FROM zm_vector"
+        ctes.append(f"zm_text AS (SELECT id, 0.0::float8 AS lexical FROM {table} WHERE false)")
     else:
         assert compiled.text is not None
         params.extend([list(query.lexemes), list(query.idfs), query.self_score])
         text_sql, text_params = compiled.text
         params.extend(_bound(text_params, {**bind, TSQUERY_SLOT: query.tsquery}))
-        params.extend([weight, limit - 1, weight])
-        sql = (
-            f"WITH {vector_cte}, "
+        ctes.append(
             f"zm_text AS MATERIALIZED (SELECT m.id, {_lexical_sum('m.search_vector', query)} / %s AS lexical "
-            f"FROM {table} m WHERE m.id IN ({text_sql})), "
-            "zm_scored AS MATERIALIZED (SELECT v.id, v.distance, coalesce(t.lexical, 0) AS lexical "
-            "FROM zm_vector v LEFT JOIN zm_text t ON t.id = v.id), "
-            # The limit-th best score among the vector side's rows: the final list's floor.
-            "zm_floor AS (SELECT (1 - distance) + %s * lexical AS score FROM zm_scored "
-            "ORDER BY score DESC LIMIT 1 OFFSET %s) "
-            "SELECT id, distance, lexical FROM zm_scored UNION ALL "
-            f"SELECT m.id, m.embedding <=> (SELECT v FROM zm_query), t.lexical FROM zm_text t JOIN {table} m "
-            "ON m.id = t.id WHERE t.id NOT IN (SELECT id FROM zm_vector) "
-            "AND (1 - (SELECT max(distance) FROM zm_vector)) + %s * t.lexical >= (SELECT score FROM zm_floor)"
+            f"FROM {table} m WHERE m.id IN ({text_sql}))"
         )
+    if query_vectors:
+        sentence_ctes, sentence_params = _distinct_ctes(
+            compiled,
+            query_vectors,
+            bind,
+            reuse_vector_side=len(query_vectors) == 1 and list(query_vectors[0]) == list(embedding),
+        )
+        ctes.extend(sentence_ctes)
+        params.extend(sentence_params)
+    else:
+        ctes.append(f"zm_distinct AS (SELECT id, 0.0::float8 AS score FROM {table} WHERE false)")
+    params.extend([weight, DISTINCT_WEIGHT, limit - 1, weight, DISTINCT_WEIGHT])
+    ctes += [
+        "zm_scored AS MATERIALIZED (SELECT v.id, v.distance, coalesce(t.lexical, 0) AS lexical, "
+        "coalesce(d.score, 0) AS distinct_score FROM zm_vector v LEFT JOIN zm_text t ON t.id = v.id "
+        "LEFT JOIN zm_distinct d ON d.id = v.id)",
+        # The limit-th best score among the vector side's rows: the final list's floor.
+        "zm_floor AS (SELECT (1 - distance) + %s * lexical + %s * distinct_score AS score FROM zm_scored "
+        "ORDER BY score DESC LIMIT 1 OFFSET %s)",
+        "zm_other AS (SELECT id FROM zm_text UNION SELECT id FROM zm_distinct EXCEPT SELECT id FROM zm_vector)",
+    ]
+    sql = (
+        f"WITH {', '.join(ctes)} "
+        "SELECT id, distance, lexical, distinct_score FROM zm_scored UNION ALL "
+        "SELECT o.id, m.embedding <=> (SELECT v FROM zm_query), coalesce(t.lexical, 0), coalesce(d.score, 0) "
+        f"FROM zm_other o JOIN {table} m ON m.id = o.id "
+        "LEFT JOIN zm_text t ON t.id = o.id LEFT JOIN zm_distinct d ON d.id = o.id "
+        "WHERE (1 - (SELECT max(distance) FROM zm_vector)) + %s * coalesce(t.lexical, 0) "
+        "+ %s * coalesce(d.score, 0) >= coalesce((SELECT score FROM zm_floor), '-infinity')"
+    )
     if with_memories:
         columns = ", ".join(f"m.{column}" for column in MEMORY_COLUMNS)
         sql = (
-            f"SELECT r.id, r.distance, r.lexical, {columns}, p.slug FROM ({sql}) r(id, distance, lexical) "
+            f"SELECT r.id, r.distance, r.lexical, r.distinct_score, {columns}, p.slug "
+            f"FROM ({sql}) r(id, distance, lexical, distinct_score) "
             f"JOIN {table} m ON m.id = r.id LEFT JOIN {Project._meta.db_table} p ON p.id = m.project_id"
         )
     with connections[compiled.alias].cursor() as cursor:
         cursor.execute(sql, params)
-        return [(pk, float(distance), float(lexical), *rest) for pk, distance, lexical, *rest in cursor.fetchall()]
+        return [
+            (pk, float(distance), float(lexical), float(distinct), *rest)
+            for pk, distance, lexical, distinct, *rest in cursor.fetchall()
+        ]
+
+
+def _distinct_ctes(
+    compiled: CompiledParts, query_vectors: Sequence[list[float]], bind: Mapping[str, Any], *, reuse_vector_side: bool
+) -> tuple[list[str], list[Any]]:
+    """The sentence side as CTEs ending in ``zm_distinct(id, score)`` (module docstring): for
+    each query vector, its DISTINCT_TOP nearest memories, each by its nearest vector (whole
+    text or sentence), and how far each stands above the mean of those."""
+    params: list[Any] = [[Vector._to_db(vector) for vector in query_vectors]]
+    ctes = [
+        "zm_qs AS MATERIALIZED (SELECT q.i::int AS i, q.v::vector AS v "
+        "FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i))"
+    ]
+    if reuse_vector_side:
+        # One query vector, the text's own: its nearest by whole-text vector head zm_vector.
+        whole_sql = (
+            "SELECT 1 AS i, id, distance FROM "
+            f"(SELECT id, distance FROM zm_vector ORDER BY distance, id LIMIT {DISTINCT_TOP}) w"
+        )
+    else:
+        whole = []
+        for sql, part_params in compiled.nearest_each:
+            whole.append(f"({sql})")
+            params.extend(_bound(part_params, bind))
+        whole_sql = (
+            "SELECT zm_q.i, w.id, w.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
+            f"(SELECT id, distance FROM ({' UNION ALL '.join(whole)}) u ORDER BY distance, id LIMIT {DISTINCT_TOP}) w"
+        )
+    ids = []
+    for sql, part_params in compiled.ids:
+        ids.append(f"({sql})")
+        params.extend(_bound(part_params, bind))
+    sentence_table = MemorySentence._meta.db_table
+    ctes += [
+        f"zm_near AS MATERIALIZED ({whole_sql} UNION ALL "
+        "SELECT zm_q.i, s.memory_id, s.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
+        f"(SELECT memory_id, embedding <=> zm_q.v AS distance FROM {sentence_table} "
+        f"WHERE memory_id IN ({' UNION ALL '.join(ids)}) ORDER BY distance, id "
+        f"LIMIT {DISTINCT_TOP * MAX_SENTENCES}) s)",
+        "zm_best AS (SELECT i, id, 1 - min(distance) AS similarity, "
+        "row_number() OVER (PARTITION BY i ORDER BY min(distance), id) AS place FROM zm_near GROUP BY i, id)",
+        "zm_distinct AS MATERIALIZED (SELECT b.id, sum(greatest(b.similarity - t.mean, 0)) AS score "
+        "FROM zm_best b JOIN (SELECT i, avg(similarity) AS mean FROM zm_best "
+        f"WHERE place <= {DISTINCT_TOP} GROUP BY i) t ON t.i = b.i "
+        f"WHERE b.place <= {DISTINCT_TOP} GROUP BY b.id HAVING sum(greatest(b.similarity - t.mean, 0)) > 0)",
+    ]
+    return ctes, params
+
+
+def sentence_nearest(memories: QuerySet[Memory], query_vectors: Sequence[list[float]]) -> list[list[tuple[str, float]]]:
+    """For each query vector, the nearest sentence rows of ``memories`` as (memory pk, distance),
+    as many as ``distinct_from`` needs (DISTINCT_TOP · MAX_SENTENCES), exact, in one statement."""
+    scope_sql, scope_params = _sql(memories.values("id"))
+    table = MemorySentence._meta.db_table
+    sql = (
+        "SELECT zm_q.i, s.memory_id, s.distance FROM "
+        "(SELECT q.i::int AS i, q.v::vector AS v FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i)) zm_q "
+        f"CROSS JOIN LATERAL (SELECT memory_id, embedding <=> zm_q.v AS distance FROM {table} "
+        f"WHERE memory_id IN ({scope_sql}) ORDER BY distance, id LIMIT {DISTINCT_TOP * MAX_SENTENCES}) s"
+    )
+    found: list[list[tuple[str, float]]] = [[] for _ in query_vectors]
+    with connections[memories.db].cursor() as cursor:
+        cursor.execute(sql, [[Vector._to_db(vector) for vector in query_vectors], *scope_params])
+        for i, pk, distance in cursor.fetchall():
+            found[i - 1].append((pk, float(distance)))
+    return found
+
+
+def distinct_from(nearest: Sequence[Sequence[tuple[str, float]]]) -> dict[str, float]:
+    """The sentence side (module docstring) from each query vector's nearest (pk, distance) rows
+    — whole-text and sentence rows together, at least the DISTINCT_TOP nearest memories' best
+    rows: what ``_distinct_ctes`` computes in SQL, for recall, which gathers the rows itself."""
+    scores: dict[str, float] = {}
+    for rows in nearest:
+        best: dict[str, float] = {}
+        for pk, distance in rows:
+            best[pk] = max(best.get(pk, -2.0), 1.0 - distance)
+        top = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:DISTINCT_TOP]
+        if not top:
+            continue
+        mean = sum(similarity for _, similarity in top) / len(top)
+        for pk, similarity in top:
+            if similarity > mean:
+                scores[pk] = scores.get(pk, 0.0) + similarity - mean
+    return scores

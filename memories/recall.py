@@ -21,12 +21,16 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from pgvector.django import CosineDistance
 
 from memories.choices import EventAction, State
-from memories.embedding import EmbeddingError, embed_one
+from memories.embedding import EmbeddingError, embed_one, embed_sentences
 from memories.errors import EmbeddingFailed
 from memories.models import Memory, MemoryEvent, Project
 from memories.ranking import (
+    DISTINCT_TOP,
+    DISTINCT_WEIGHT,
+    distinct_from,
     lexical_query,
     lexical_scores,
+    sentence_nearest,
     weight_for,
 )
 from memories.selectors import HEAVY_COLUMNS, exact_nearest, project_for_member
@@ -99,6 +103,22 @@ def project_ranking(
     )
 
 
+def _distinct(
+    memories: QuerySet[Memory],
+    embedding: list[float],
+    query_vectors: list[list[float]],
+    by_vector: list[tuple[str, float]],
+    exact: bool,
+) -> dict[str, float]:
+    """The sentence side of memories.ranking for a question: each query vector's nearest by
+    whole-text vector (the vector side's head for a one-sentence question) and by sentence."""
+    nearest = sentence_nearest(memories, query_vectors)
+    for rows, vector in zip(nearest, query_vectors, strict=True):
+        own = len(query_vectors) == 1 and vector == embedding
+        rows.extend(by_vector[:DISTINCT_TOP] if own else vector_ranking(memories, vector, DISTINCT_TOP, exact=exact))
+    return distinct_from(nearest)
+
+
 def ranks_exactly(*, project: object, kinds: list[str] | None, as_of: datetime | None) -> bool:
     """Whether recall's vector side skips the HNSW index for these filters.
 
@@ -124,6 +144,7 @@ def recall(
     project = project_for_member(user=user, slug=project_slug) if project_slug else None
     try:
         embedding = embed_one(query)
+        query_vectors = embed_sentences([query])[0] or [embedding]
     except EmbeddingError as exc:
         raise EmbeddingFailed("The embedding model failed; retry.") from exc
 
@@ -139,21 +160,22 @@ def recall(
         memories = unscoped.filter(Q(project=project) | Q(project__isnull=True, owner_id=user.pk))
 
     candidates = max(limit * 3, MIN_CANDIDATES)
+    exact = ranks_exactly(project=project, kinds=kinds, as_of=as_of)
     if project is not None and as_of is None:
         by_vector = project_ranking(unscoped, user, project, embedding, candidates)
     else:
-        exact = ranks_exactly(project=project, kinds=kinds, as_of=as_of)
         by_vector = vector_ranking(memories, embedding, candidates, exact=exact)
     # The same resemblance as similar_existing's (memories.ranking): vector similarity plus the
     # weighted lexical match of the question's rarest words, here over the best few by each side.
     lexical = lexical_query(query, memories.db) if use_text else None
     weight = weight_for(lexical, question=True)
     distances = {pk: float(distance) for pk, distance in by_vector}
+    distinct = _distinct(memories, embedding, query_vectors, by_vector, exact) if use_text else {}
     matches = lexical_scores(memories, lexical, limit=candidates) if lexical is not None else {}
     if lexical is not None:
         unmatched = [pk for pk in distances if pk not in matches]
         matches |= lexical_scores(memories, lexical, ids=unmatched) if unmatched else {}
-    missing = [pk for pk in matches if pk not in distances]
+    missing = [pk for pk in [*matches, *distinct] if pk not in distances]
     if missing:
         distances |= {
             pk: float(distance)
@@ -161,7 +183,10 @@ def recall(
             .annotate(distance=CosineDistance("embedding", embedding))
             .values_list("pk", "distance")
         }
-    scores = {pk: (1.0 - distance) + weight * matches.get(pk, 0.0) for pk, distance in distances.items()}
+    scores = {
+        pk: (1.0 - distance) + weight * matches.get(pk, 0.0) + DISTINCT_WEIGHT * distinct.get(pk, 0.0)
+        for pk, distance in distances.items()
+    }
     chosen = sorted(scores, key=lambda pk: (-scores[pk], distances[pk], pk))[:limit]
     rows = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS).in_bulk(chosen)
     return [RecallHit(memory=rows[pk], distance=distances[pk], score=scores[pk]) for pk in chosen]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,7 +16,7 @@ from pgvector.django import CosineDistance
 from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
-from memories.models import Link, Memory, MemoryEvent, Project
+from memories.models import Link, Memory, MemoryEvent, MemorySentence, Project
 from memories.ranking import FIRST_K, CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
 from memories.visibility import member_projects, visible_memories
 
@@ -140,14 +140,24 @@ def similar_existing_ranking(
     exclude_ids: list[str],
     limit: int,
     lexemes: Mapping[str, int] | None = None,
+    sentence_vectors: Sequence[list[float]] = (),
     with_memories: bool = False,
 ) -> list[Ranked]:
     """The caller's own live memories most like ``text``, personal scope plus ``project``.
-    ``lexemes``: the text's, when known (memories.ranking.lexical_query)."""
+    ``lexemes``: the text's, when known (memories.ranking.lexical_query); ``sentence_vectors``:
+    its sentences' vectors, none for a text of one sentence (memories.text.sentences)."""
     parts = _similar_parts(user, project, len(exclude_ids), max(FIRST_K, limit))
     query = lexical_query(text, parts.alias, counts=lexemes)
     bind = {_excluded_slot(n): memory_id for n, memory_id in enumerate(exclude_ids)}
-    return fused_ranking(parts, embedding, query, limit, with_memories=with_memories, bind=bind)
+    return fused_ranking(
+        parts,
+        embedding,
+        query,
+        limit,
+        query_vectors=list(sentence_vectors) or [embedding],
+        with_memories=with_memories,
+        bind=bind,
+    )
 
 
 def _excluded_slot(n: int) -> str:
@@ -196,6 +206,7 @@ def similar_existing(
     exclude_ids: list[str],
     limit: int = SIMILAR_LIMIT,
     lexemes: Mapping[str, int] | None = None,
+    sentence_vectors: Sequence[list[float]] = (),
 ) -> list[SimilarMemory]:
     """The caller's own live memories most like what was just written (SPEC R-N1, R-N2).
 
@@ -213,9 +224,21 @@ def similar_existing(
         exclude_ids=exclude_ids,
         limit=limit,
         lexemes=lexemes,
+        sentence_vectors=sentence_vectors,
         with_memories=True,
     )
     return [SimilarMemory(memory=r.memory, distance=r.distance, score=r.score) for r in ranked if r.memory is not None]
+
+
+def sentence_vectors(*, memory_ids: Sequence[str]) -> dict[str, list[list[float]]]:
+    """The stored sentence vectors of these memories, in sentence order, by id (none for a
+    memory of one sentence). Derived data of memories the caller already holds: no visibility
+    rule applies here, only to how the ids were found."""
+    found: dict[str, list[list[float]]] = {}
+    rows = MemorySentence.objects.filter(memory_id__in=list(memory_ids)).order_by("memory_id", "position")
+    for memory_id, embedding in rows.values_list("memory_id", "embedding"):
+        found.setdefault(memory_id, []).append([float(x) for x in embedding])
+    return found
 
 
 HISTORY_MAX_VERSIONS = 1000

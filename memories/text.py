@@ -27,3 +27,25 @@ def preview(text: str, limit: int = 160) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 1].rstrip() + "…"
+
+
+# A sentence ends at ., ! or ? followed by space, or at a line break.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*")
+# A memory's sentence vectors are at most this many (memories.ranking relies on the bound):
+# a longer text's sentences are grouped, consecutive and evenly, into this many passages.
+MAX_SENTENCES = 16
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences for sentence-level vectors (memories.ranking), or [] when it is one
+    sentence: its whole-text vector already says it. At most MAX_SENTENCES passages."""
+    found = [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
+    if len(found) < 2:
+        return []
+    if len(found) <= MAX_SENTENCES:
+        return found
+    count = len(found)
+    return [
+        " ".join(found[group * count // MAX_SENTENCES : (group + 1) * count // MAX_SENTENCES])
+        for group in range(MAX_SENTENCES)
+    ]

@@ -32,9 +32,9 @@ from memories.choices import (
     State,
     Visibility,
 )
-from memories.embedding import get_embedder
+from memories.embedding import embed_sentences, get_embedder
 from memories.ids import LINK_ID_RE, MEMORY_ID_RE
-from memories.models import MAX_CONTENT_LENGTH, AccountEvent, Link, Memory, MemoryEvent, Project
+from memories.models import MAX_CONTENT_LENGTH, AccountEvent, Link, Memory, MemoryEvent, MemorySentence, Project
 from memories.text import content_fingerprint
 
 BATCH = 500
@@ -262,6 +262,7 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
     for batch in _batches(fresh):
         texts = [row["content"] for row in batch if row.get("embedding") is None]
         computed = iter(get_embedder().embed(texts)) if texts else iter(())
+        sentence_sets = embed_sentences([row["content"] for row in batch])
         unborn = [row["id"] for row in batch if row["id"] not in born]
         with transaction.atomic():
             Memory.objects.bulk_create(
@@ -291,6 +292,12 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
             MemoryEvent.objects.bulk_create(
                 MemoryEvent(memory_id=memory_id, action=EventAction.IMPORTED, actor=None, data=dict(IMPORTED_DATA))
                 for memory_id in unborn
+            )
+            # Sentence vectors are derived, not exported: computed here as a write computes them.
+            MemorySentence.objects.bulk_create(
+                MemorySentence(memory_id=row["id"], position=position, embedding=vector)
+                for row, found in zip(batch, sentence_sets, strict=True)
+                for position, vector in enumerate(found)
             )
         report.created["memory"] += len(batch)
         report.created["event"] += len(unborn)

@@ -21,6 +21,7 @@ from django.db.models import Q
 from memories.choices import LinkOrigin, Provenance, State
 from memories.models import Memory
 from memories.ranking import Ranked, fused_ranking, lexical_query
+from memories.selectors import sentence_vectors
 from memories.services import NotLive, memory_supersede
 from review.eligibility import Described, hygiene_memories, memory_to_judge, scope_live, screen, settled_pairs
 from review.judges import JudgeError, Pair, Verdict, get_judge
@@ -42,8 +43,13 @@ def candidates_for(memory: Memory) -> list[Candidate]:
     matching, bounded by rank, with no distance window)."""
     settled = {other for pair in settled_pairs(memory_id=memory.pk) for other in pair} - {memory.pk}
     scope = scope_live(memory.owner_id, memory.project_id).exclude(pk__in=[memory.pk, *settled])
+    embedding = list(memory.embedding)
     ranked = fused_ranking(
-        [scope], list(memory.embedding), lexical_query(memory.content, scope.db), settings.HYGIENE_SCREEN_CANDIDATES
+        [scope],
+        embedding,
+        lexical_query(memory.content, scope.db),
+        settings.HYGIENE_SCREEN_CANDIDATES,
+        query_vectors=sentence_vectors(memory_ids=[memory.pk]).get(memory.pk) or [embedding],
     )
     return screened(memory, ranked)
 

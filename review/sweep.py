@@ -47,9 +47,12 @@ from django.utils import timezone
 
 from memories.choices import LinkOrigin, State
 from memories.ranking import (
+    DISTINCT_TOP,
+    DISTINCT_WEIGHT,
     FIRST_K,
     CompiledParts,
     compile_parts,
+    distinct_from,
     fused_ranking,
     lexical_query_from_counts,
     lexical_score,
@@ -57,6 +60,7 @@ from memories.ranking import (
     stored_lexemes,
     weight_for,
 )
+from memories.selectors import sentence_vectors
 from memories.services import NotLive, Supersession, memory_supersede_many
 from review.eligibility import Described, hygiene_memories, scope_live, screen, settled_pairs
 from review.judges import JudgeError, Pair, Verdict, get_judge
@@ -174,6 +178,10 @@ class ScopeSweep:
         self.settled_with: list[set[int]] = [set() for _ in rows]
         self._load_pairs()
         self._load_lexemes()
+        # Sentence vectors of the scope's memories of several sentences (memories.ranking's
+        # sentence side). A scope holding any is ranked by PostgreSQL, row by row, over every
+        # eligible memory: the numpy ranking below mirrors the whole-text side only.
+        self.sentences = sentence_vectors(memory_ids=self.pks)
         self.neighbours: dict[int, tuple[np.ndarray, float | None]] = {}
         self.pending: list[_Pending] = []
         self.exact_queries = 0
@@ -308,26 +316,47 @@ class ScopeSweep:
 
     def _nearest(self, row: int) -> list[int]:
         """What ``candidates_for`` screens for this memory now, best first."""
+        if self.sentences:
+            return self._ask_postgres(row, self._eligible(row, list(range(len(self.pks)))))
         columns, kept_down_to = self.neighbours[row]
         lexical = self._lexical(row)
         weight = weight_for(self.queries[row])
         eligible = self._eligible(row, sorted({*columns.tolist(), *lexical}))
         # float64 similarities, within EXACT_SLACK of pgvector's; it decides every closer call.
         similarity = self.unit[eligible] @ self.unit[row] if eligible else np.zeros(0)
+        # The sentence side for a memory of one sentence in a scope without sentence rows: its
+        # nearest few by similarity, each by how far it stands above their mean.
+        nearest = sorted(range(len(eligible)), key=lambda i: (-float(similarity[i]), self.pks[eligible[i]]))
+        distinct = distinct_from(
+            [[(self.pks[eligible[i]], 1.0 - float(similarity[i])) for i in nearest[:DISTINCT_TOP]]]
+        )
         scored = sorted(
-            (-(float(similarity[i]) + weight * lexical.get(column, 0.0)), 1.0 - float(similarity[i]), self.pks[column])
+            (
+                -(
+                    float(similarity[i])
+                    + weight * lexical.get(column, 0.0)
+                    + DISTINCT_WEIGHT * distinct.get(self.pks[column], 0.0)
+                ),
+                1.0 - float(similarity[i]),
+                self.pks[column],
+            )
             for i, column in enumerate(eligible)
         )
         window = scored[: self.screen_candidates + 1]
         if kept_down_to is not None and (
             len(window) <= self.screen_candidates
             or -window[self.screen_candidates - 1][0] <= kept_down_to + SUPERSET_SLACK
+            or len(set(eligible).intersection(columns.tolist())) < DISTINCT_TOP
         ):
             # A memory beyond the nearest kept might belong: take the whole row.
             self.neighbours[row] = self._top(self.unit32 @ self.unit32[row], keep=None)
             self.neighbours[row][0].sort()
             return self._nearest(row)
-        close_calls = any(later[0] - earlier[0] <= 2 * EXACT_SLACK for earlier, later in itertools.pairwise(window))
+        # A near tie among the nearest few decides which of them the sentence side weighs.
+        close_calls = any(
+            float(similarity[earlier]) - float(similarity[later]) <= 2 * EXACT_SLACK
+            for earlier, later in itertools.pairwise(nearest[: DISTINCT_TOP + 1])
+        ) or any(later[0] - earlier[0] <= 2 * EXACT_SLACK for earlier, later in itertools.pairwise(window))
         if close_calls:
             return self._ask_postgres(row, eligible)
         return [self.index[pk] for _, _, pk in window[: self.screen_candidates]]
@@ -339,11 +368,13 @@ class ScopeSweep:
     def _ask_postgres(self, row: int, columns: list[int]) -> list[int]:
         """candidates_for's own ranking (pgvector's distance, ties by id), among ``columns``."""
         self.exact_queries += 1
+        embedding = self.vectors[row].tolist()
         ranked = fused_ranking(
             self._among,
-            self.vectors[row].tolist(),
+            embedding,
             self.queries[row],
             self.screen_candidates,
+            query_vectors=self.sentences.get(self.pks[row]) or [embedding],
             bind={_AMONG_SLOT: [self.pks[c] for c in columns]},
         )
         return [self.index[r.pk] for r in ranked]

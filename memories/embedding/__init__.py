@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from django.conf import settings
@@ -24,6 +25,7 @@ from django.core.exceptions import ImproperlyConfigured
 from memories.embedding import sentence_transformer
 from memories.embedding.base import DEFAULT_MODEL_NAME, Embedder, EmbeddingError, offline, packaged_model_path
 from memories.embedding.sentence_transformer import SentenceTransformerEmbedder
+from memories.text import sentences
 
 BACKENDS = ("onnx", "onnx-int8", "torch")
 
@@ -186,6 +188,14 @@ def embed_one(text: str) -> list[float]:
     return get_embedder().embed([text])[0]
 
 
+def embed_sentences(texts: Sequence[str], embedder: Embedder | None = None) -> list[list[list[float]]]:
+    """Each text's sentence vectors (memories.text.sentences; none for a text of one sentence),
+    in one call: sentences are short, and batched apart from whole texts they pad little."""
+    split = [sentences(text) for text in texts]
+    flat = iter((embedder or get_embedder()).embed([sentence for found in split for sentence in found]))
+    return [[next(flat) for _ in found] for found in split]
+
+
 __all__ = [
     "BACKENDS",
     "DEFAULT_MODEL_NAME",
@@ -194,5 +204,6 @@ __all__ = [
     "SentenceTransformerEmbedder",
     "build_embedder",
     "embed_one",
+    "embed_sentences",
     "get_embedder",
 ]

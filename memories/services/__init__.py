@@ -14,6 +14,7 @@ from memories.services.accounts import (
 from memories.services.links import link_create
 from memories.services.remember import LinkSpec, RememberResult, memory_remember
 from memories.services.retire import memory_forget, memory_restore
+from memories.services.sentences import memory_sentences_store
 from memories.services.supersede import Supersession, memory_supersede, memory_supersede_many
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "memory_forget",
     "memory_remember",
     "memory_restore",
+    "memory_sentences_store",
     "memory_supersede",
     "memory_supersede_many",
     "project_create",

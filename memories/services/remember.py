@@ -14,13 +14,14 @@ from django.db.models import BooleanField, ExpressionWrapper
 
 from memories import hooks
 from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, LoopStatus, Provenance, State, Visibility
-from memories.embedding import EmbeddingError, embed_one, get_embedder
+from memories.embedding import EmbeddingError, embed_one, embed_sentences, get_embedder
 from memories.errors import EmbeddingFailed, ErrorCode, Forbidden, NotFound, ValidationFailed
 from memories.locks import advisory_lock, lock_memories, locking
 from memories.models import Credential, Memory
 from memories.ranking import tsvector_counts
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
 from memories.services.lifecycle import event_append, link_record, retire_all_by_successor
+from memories.services.sentences import memory_sentences_store
 from memories.text import content_fingerprint
 from memories.visibility import Action, visibility_condition, visible_memories
 
@@ -45,9 +46,10 @@ class RememberResult:
     similar_existing: list[SimilarMemory] | None = None
 
 
-def _embed(content: str) -> list[float]:
+def _embed(content: str) -> tuple[list[float], list[list[float]]]:
+    """The content's vector and its sentences' (none for one sentence)."""
     try:
-        return embed_one(content)
+        return embed_one(content), embed_sentences([content])[0]
     except EmbeddingError as exc:
         raise EmbeddingFailed("The embedding model failed; nothing was stored. Retry the request.") from exc
 
@@ -79,7 +81,7 @@ def memory_remember(
     other_links = _unique([link for link in links if link.type != LinkType.SUPERSEDES])
     provenance = _check_declaration(credential, supersede_ids)
     project = project_for_member(user=user, slug=project_slug) if project_slug else None
-    embedding = _embed(content)
+    embedding, sentence_vectors = _embed(content)
     new_memory = Memory(
         content=content,
         content_fingerprint=content_fingerprint(content),
@@ -115,6 +117,8 @@ def memory_remember(
         memory = absorbing or new_memory
         if absorbing is None:
             new_memory.save(force_insert=True)
+            if sentence_vectors:
+                memory_sentences_store(vectors_by_memory={new_memory.pk: sentence_vectors})
             event_append(memory=new_memory, action=EventAction.CREATED, actor=user, credential=credential)
         superseded = _retire_declared(user, credential, memory, to_retire, skipped, new=absorbing is None)
         for link in other_links:
@@ -133,6 +137,7 @@ def memory_remember(
                 exclude_ids=[memory.pk],
                 # The stored vector of this very content came back from the INSERT.
                 lexemes=tsvector_counts(new_memory.search_vector) if absorbing is None else None,
+                sentence_vectors=sentence_vectors,
             )
             if absorbing is None:
                 for created_hook in hooks.on_undeclared_write_committed:

@@ -34,11 +34,11 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from memories.choices import LinkType, State, Visibility
-from memories.embedding import get_embedder
+from memories.embedding import embed_sentences, get_embedder
 from memories.models import Memory
 from memories.ranking import fused_ranking
 from memories.recall import recall
-from memories.services import LinkSpec, memory_remember
+from memories.services import LinkSpec, memory_remember, memory_sentences_store
 from memories.text import content_fingerprint
 from memories.visibility import visible_memories
 
@@ -139,6 +139,9 @@ def evaluate_set(data: RetrievalSet, progress: Callable[[str], object] = lambda 
             for text, vector in zip(texts, vectors, strict=True)
         ]
         Memory.objects.bulk_create(rows)
+        memory_sentences_store(
+            vectors_by_memory={row.pk: found for row, found in zip(rows, embed_sentences(texts), strict=True) if found}
+        )
         ids.update({row.content: row.pk for row in rows})
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")

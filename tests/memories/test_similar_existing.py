@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from memories import ranking
 from memories.choices import State
-from memories.models import Memory
+from memories.models import Memory, MemorySentence
 from memories.selectors import similar_existing
+from memories.services import memory_sentences_store
 from memories.text import content_fingerprint
 from tests.factories import ProjectFactory, make_memory
 from tests.helpers import backdate, remember, supersedes
@@ -59,10 +60,16 @@ def test_distances_are_the_exact_cosine_distances(alice):
     new = Memory.objects.get(pk=body["memory"]["id"])
     expected = {m.id: 1 - float(np.dot(np.array(new.embedding), np.array(m.embedding))) for m in others}
     assert {entry["id"] for entry in body["similar_existing"]} == set(expected)
+    similarities = sorted((1 - distance for distance in expected.values()), reverse=True)
+    mean = sum(similarities) / 3
     for entry in body["similar_existing"]:
         assert abs(entry["distance"] - expected[entry["id"]]) < 1e-5
-        # No word in common: the score is the vector similarity alone.
-        assert abs(entry["score"] - (1 - entry["distance"])) < 1e-5
+        # No word in common, one sentence each: the vector similarity, plus the sentence side's
+        # weight times how far it stands above the mean of the three nearest.
+        similarity = 1 - entry["distance"]
+        distinct = max(0.0, similarity - mean)
+        assert abs(entry["score"] - (similarity + ranking.DISTINCT_WEIGHT * distinct)) < 1e-4
+    assert sum(1 for entry in body["similar_existing"] if entry["score"] > 1 - entry["distance"] + 1e-3) >= 1
 
 
 def test_no_floor_an_unrelated_memory_is_still_shown(alice):
@@ -194,13 +201,14 @@ WORDS = [
 ]
 
 
-def brute_force_top(user, project, text, query, exclude, limit=10):
+def brute_force_top(user, project, text, query, exclude, limit=10, query_vectors=None):
     """SPEC R-N1's ranking recomputed row by row in Python: every live memory of the caller in
-    the personal scope and ``project``, scored by memories.ranking's definition."""
+    the personal scope and ``project``, scored by memories.ranking's definition (vector, lexical
+    and sentence sides)."""
     lexical = ranking.lexical_query(text, "default")
     weight = ranking.weight_for(lexical)
     terms = dict(zip(lexical.lexemes, lexical.idfs, strict=True)) if lexical else {}
-    candidates = (
+    candidates = list(
         Memory.objects.filter(owner=user, state=State.LIVE)
         .filter(Q(project__isnull=True) | Q(project=project))
         .exclude(pk__in=exclude)
@@ -214,6 +222,18 @@ def brute_force_top(user, project, text, query, exclude, limit=10):
         lexemes: dict[str, tuple[int, dict[str, int]]] = {}
         for pk, length, lexeme, count in cursor.fetchall():
             lexemes.setdefault(pk, (length, {}))[1][lexeme] = count
+    # Each memory's vectors: its whole text's and its sentences'.
+    vectors = {memory.pk: [np.array(memory.embedding)] for memory in candidates}
+    for memory_id, embedding in MemorySentence.objects.filter(memory_id__in=list(vectors)).values_list(
+        "memory_id", "embedding"
+    ):
+        vectors[memory_id].append(np.array(embedding))
+    distinct: dict[str, float] = {}
+    for vector in query_vectors if query_vectors is not None else [query]:
+        best = sorted((-max(float(np.dot(vector, v)) for v in own), pk) for pk, own in vectors.items())[:3]
+        mean = -sum(score for score, _ in best) / len(best)
+        for score, pk in best:
+            distinct[pk] = distinct.get(pk, 0.0) + max(0.0, -score - mean)
     scored = []
     for memory in candidates:
         distance = 1 - float(np.dot(query, np.array(memory.embedding)))
@@ -226,19 +246,25 @@ def brute_force_top(user, project, text, query, exclude, limit=10):
                 if lexeme in counts
             )
             share = matched / lexical.self_score
-        scored.append((-(1 - distance + weight * share), distance, memory.pk))
+        score = 1 - distance + weight * share + ranking.DISTINCT_WEIGHT * distinct.get(memory.pk, 0.0)
+        scored.append((-score, distance, memory.pk))
     return [(pk, -score) for score, _, pk in sorted(scored)[:limit]]
+
+
+def _unit(rng):
+    vector = np.array([rng.gauss(0, 1) for _ in range(384)])
+    return vector / np.linalg.norm(vector)
 
 
 @pytest.mark.parametrize("text_words", [3, 12, 60])
 def test_the_fused_list_is_the_exact_top_ten_under_its_own_ranking(alice, acme, text_words):
-    """Vectors and words drawn independently, so the two sides disagree everywhere and the
-    threshold test has to work for its answer; checked against a row-by-row brute force."""
+    """Vectors, sentence vectors and words drawn independently, so the three sides disagree
+    everywhere and the threshold test has to work for its answer; checked against a
+    row-by-row brute force. The long text has sentences of its own; a third of the memories
+    have sentence rows, some of them near the query's sentences."""
     rng = random.Random(text_words)
     rows = []
     for n in range(400):
-        vector = np.array([rng.gauss(0, 1) for _ in range(384)])
-        vector /= np.linalg.norm(vector)
         content = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 40))) + f" n{n}"
         rows.append(
             Memory(
@@ -247,29 +273,49 @@ def test_the_fused_list_is_the_exact_top_ten_under_its_own_ranking(alice, acme, 
                 owner=alice.user,
                 project=acme if n % 3 else None,
                 visibility="project" if n % 3 else "private",
-                embedding=vector.tolist(),
+                embedding=_unit(rng).tolist(),
             )
         )
     Memory.objects.bulk_create(rows)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
     ranking.forget_lexical_stats()
-    query = np.array([rng.gauss(0, 1) for _ in range(384)])
-    query /= np.linalg.norm(query)
+    query = _unit(rng)
     text = " ".join(rng.choice(WORDS) for _ in range(text_words))
+    query_sentences = [_unit(rng) for _ in range(4)] if text_words == 60 else []
+    wanted = query_sentences or [query]
+    sentence_rows = {}
+    for n, row in enumerate(rows):
+        if n % 3 == 0:
+            found = [_unit(rng) for _ in range(rng.randint(2, 5))]
+            if n % 9 == 0:  # near one of the query's sentences, by varying amounts
+                nudge = wanted[n % len(wanted)] * rng.uniform(0.2, 0.9) + found[0]
+                found[0] = nudge / np.linalg.norm(nudge)
+            sentence_rows[row.pk] = [vector.tolist() for vector in found]
+    memory_sentences_store(vectors_by_memory=sentence_rows)
     excluded = [rows[0].pk, rows[1].pk]
 
-    found = similar_existing(user=alice.user, embedding=query.tolist(), text=text, project=acme, exclude_ids=excluded)
+    def listed(excluded):
+        return similar_existing(
+            user=alice.user,
+            embedding=query.tolist(),
+            text=text,
+            project=acme,
+            exclude_ids=excluded,
+            sentence_vectors=[vector.tolist() for vector in query_sentences],
+        )
 
-    expected = brute_force_top(alice.user, acme, text, query, excluded)
+    found = listed(excluded)
+
+    expected = brute_force_top(alice.user, acme, text, query, excluded, query_vectors=wanted)
     assert [item.memory.pk for item in found] == [pk for pk, _ in expected]
     for item, (_, score) in zip(found, expected, strict=True):
-        assert abs(item.score - score) < 1e-5
-    assert any(item.score > 1 - item.distance + 1e-6 for item in found)  # the text side took part
+        assert abs(item.score - score) < 1e-4
+    assert any(item.score > 1 - item.distance + 1e-6 for item in found)  # the other sides took part
     # The same shape again (its compiled SQL is reused) with other ids excluded: they bind anew.
     excluded = [found[0].memory.pk, found[3].memory.pk]
-    again = similar_existing(user=alice.user, embedding=query.tolist(), text=text, project=acme, exclude_ids=excluded)
-    expected = brute_force_top(alice.user, acme, text, query, excluded)
+    again = listed(excluded)
+    expected = brute_force_top(alice.user, acme, text, query, excluded, query_vectors=wanted)
     assert [item.memory.pk for item in again] == [pk for pk, _ in expected]
     ranking.forget_lexical_stats()
 

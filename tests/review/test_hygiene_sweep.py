@@ -191,6 +191,28 @@ def test_the_same_on_every_path_of_the_batched_sweep(store, hashed_judge, monkey
     assert_same(batched(batch_size=3))
 
 
+CHATTY = [
+    "Hi again! I lead a team of 4 engineers in my new role. Could you suggest a team outing?",
+    "Hi again! Can you recommend a pasta recipe with basil? Thanks so much.",
+    "Thanks for the ideas. By the way, I now lead a team of five engineers. Any hiking spots?",
+    "Quick question. What's a good book on negotiation? I liked the last one you suggested.",
+]
+
+
+@pytest.fixture
+def chatty_store(store, alice, acme) -> dict[str, Any]:
+    """The store plus long turns of several sentences, in a personal and a project scope: the
+    sweep then ranks through PostgreSQL's sentence side, row by row."""
+    for project in (None, acme):
+        for content in CHATTY:
+            make_memory(alice.user, content, project=project)
+    return store
+
+
+def test_the_same_when_memories_have_several_sentences(chatty_store, hashed_judge):
+    assert_same(batched(batch_size=5))
+
+
 def test_the_same_with_other_limits(store, hashed_judge, settings):
     settings.HYGIENE_MAX_CANDIDATES = 2
     settings.HYGIENE_SCREEN_CANDIDATES = 6
