@@ -5,7 +5,8 @@
 Uses the store `./zm bench` seeds (bench/seed.py; seeded on first use), read-only. For each
 of ``--queries`` new notes from the benchmark corpus (and, with ``--long``, as many long
 turns made by joining three notes), times the statements of
-``memories.selectors.similar_existing_ranking`` at the driver, as the write path runs them
+``memories.selectors.similar_existing_ranking`` at the driver (its SQL compiled once, as the
+write path caches it), as the write path runs them
 for the benchmarking user writing into one of its projects: the lexical query's statements
 (the text's lexemes) and the ranking itself. The same is timed for the vector-only exact scan
 it replaced (``memories.selectors.exact_nearest``). Prints p50/p95 in milliseconds.
@@ -39,7 +40,7 @@ def main() -> None:
     from memories.choices import State
     from memories.embedding import embed_sentences, get_embedder
     from memories.models import Project
-    from memories.ranking import fused_ranking, lexical_query
+    from memories.ranking import FIRST_K, compile_parts, fused_ranking, lexical_query
     from memories.selectors import exact_nearest
     from memories.visibility import visible_memories
 
@@ -64,13 +65,15 @@ def main() -> None:
 
     own = visible_memories(bench).filter(owner_id=bench.pk, state=State.LIVE)
     parts = [own.filter(project__isnull=True), own.filter(project=project)]
+    # Compiled once, as the write path caches them per caller (memories.selectors._similar_parts).
+    compiled = compile_parts(parts, FIRST_K)
     plans = {
         "vector only (exact_nearest)": lambda text, vector, found: exact_nearest(parts, vector, 10),
         "vector + lexical": lambda text, vector, found: fused_ranking(
-            parts, vector, lexical_query(text, "default"), 10
+            compiled, vector, lexical_query(text, "default"), 10
         ),
         "vector + lexical + sentences (now)": lambda text, vector, found: fused_ranking(
-            parts, vector, lexical_query(text, "default"), 10, query_vectors=found or [vector]
+            compiled, vector, lexical_query(text, "default"), 10, query_vectors=found or [vector]
         ),
     }
     # Warm the caches (statistics, plans) once.

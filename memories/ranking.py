@@ -535,11 +535,16 @@ def _distinct_ctes(
     """The sentence side as CTEs ending in ``zm_distinct(id, score)`` (module docstring): for
     each query vector, its DISTINCT_TOP nearest memories, each by its nearest vector (whole
     text or sentence), and how far each stands above the mean of those."""
-    params: list[Any] = [[Vector._to_db(vector) for vector in query_vectors]]
-    ctes = [
-        "zm_qs AS MATERIALIZED (SELECT q.i::int AS i, q.v::vector AS v "
-        "FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i))"
-    ]
+    params: list[Any] = []
+    if reuse_vector_side:
+        # The text's own vector, sent once already (each copy of 384 numbers as text costs).
+        ctes = ["zm_qs AS MATERIALIZED (SELECT 1 AS i, v FROM zm_query)"]
+    else:
+        params.append([Vector._to_db(vector) for vector in query_vectors])
+        ctes = [
+            "zm_qs AS MATERIALIZED (SELECT q.i::int AS i, q.v::vector AS v "
+            "FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i))"
+        ]
     if reuse_vector_side:
         # One query vector, the text's own: its nearest by whole-text vector head zm_vector.
         whole_sql = (

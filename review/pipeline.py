@@ -10,6 +10,7 @@ review.eligibility's rule, shared with the backlog sweep.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import dataclass
@@ -17,10 +18,11 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.db.models.expressions import RawSQL
 
 from memories.choices import LinkOrigin, Provenance, State
 from memories.models import Memory
-from memories.ranking import Ranked, fused_ranking, lexical_query
+from memories.ranking import FIRST_K, CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
 from memories.selectors import sentence_vectors
 from memories.services import NotLive, memory_supersede
 from review.eligibility import Described, hygiene_memories, memory_to_judge, scope_live, screen, settled_pairs
@@ -42,16 +44,30 @@ def candidates_for(memory: Memory) -> list[Candidate]:
     the ranking similar_existing uses (memories.ranking: vector similarity fused with full-text
     matching, bounded by rank, with no distance window)."""
     settled = {other for pair in settled_pairs(memory_id=memory.pk) for other in pair} - {memory.pk}
-    scope = scope_live(memory.owner_id, memory.project_id).exclude(pk__in=[memory.pk, *settled])
+    limit = int(settings.HYGIENE_SCREEN_CANDIDATES)
+    parts = _candidate_parts(hygiene_memories().db, memory.owner_id, memory.project_id, max(FIRST_K, limit))
     embedding = list(memory.embedding)
     ranked = fused_ranking(
-        [scope],
+        parts,
         embedding,
-        lexical_query(memory.content, scope.db),
-        settings.HYGIENE_SCREEN_CANDIDATES,
+        lexical_query(memory.content, parts.alias),
+        limit,
         query_vectors=sentence_vectors(memory_ids=[memory.pk]).get(memory.pk) or [embedding],
+        bind={_EXCLUDED_SLOT: [memory.pk, *settled]},
     )
     return screened(memory, ranked)
+
+
+# Stands for the ids a memory's candidates leave out: itself and the memories it was judged with.
+_EXCLUDED_SLOT = "zm:slot:hygiene-excluded"
+
+
+@functools.lru_cache(maxsize=1024)
+def _candidate_parts(alias: str, owner_id: int, project_id: int | None, k: int) -> CompiledParts:
+    """A scope's ranking compiled once (memories.ranking.CompiledParts), the ids to leave out
+    bound per call: compiling its querysets cost more CPU than the rest of a check's ranking."""
+    excluded = RawSQL("SELECT unnest(%s::text[])", (_EXCLUDED_SLOT,))
+    return compile_parts([scope_live(owner_id, project_id).using(alias).exclude(pk__in=excluded)], k)
 
 
 def screened(memory: Memory, ranked: list[Ranked]) -> list[Candidate]:
