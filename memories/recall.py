@@ -1,7 +1,8 @@
 """recall: hybrid semantic + full-text search over what the caller may see (SPEC R-O1).
 
 Memories are scored as similar_existing scores them (memories.ranking): vector similarity
-plus a weighted BM25 match of the question's rarest words, one definition of "resembles this
+plus a weighted BM25 match of the question's rarest words plus the sentence side (the memories
+whose whole-text or sentence vectors stand out as nearest), one definition of "resembles this
 text" for the whole server. The text side finds a memory that names an exact identifier,
 error code or rare term even when the embedding does not rank it near; the vector side finds
 paraphrases. Candidates are the best of each side; the vector side is an exact scan whenever a

@@ -90,7 +90,9 @@ class SimilarExistingSerializer(serializers.Serializer[Any]):
     distance = serializers.FloatField(help_text="Cosine distance between the embeddings of the two memories.")
     score = serializers.FloatField(
         help_text="The ranking score, descending: vector similarity (1 - distance) plus a weighted "
-        "full-text match (BM25 of the written text's rarest words, as a share of the text matching itself)."
+        "full-text match (BM25 of the written text's rarest words, as a share of the text matching itself) "
+        "plus a weighted sentence side (how far the memory stands above the mean of the three nearest to one "
+        "of the text's sentences; 0 for most memories)."
     )
     age = serializers.CharField(help_text='Human, e.g. "3 weeks".')
     age_seconds = serializers.IntegerField()
