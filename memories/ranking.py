@@ -396,6 +396,7 @@ def fused_ranking(
     weight: float | None = None,
     *,
     query_vectors: Sequence[list[float]] | None = None,
+    sentence_rows: bool = True,
     with_memories: bool = False,
     bind: Mapping[str, Any] | None = None,
 ) -> list[Ranked]:
@@ -405,6 +406,8 @@ def fused_ranking(
 
     ``query_vectors``: the text's sentence vectors (``[embedding]`` for a text of one sentence)
     for the sentence side; None leaves that side out (vector and lexical sides only).
+    ``sentence_rows=False``: the caller knows no memory in scope has sentence vectors (the
+    sweep, which holds its scope), so none are looked for.
 
     * The vector side is the exact top ``k`` by distance, each part ranked on its own by an
       exact scan shaped for the covering indexes (see memories.selectors.exact_nearest).
@@ -428,7 +431,9 @@ def fused_ranking(
             raise ValueError("these parts were compiled for another ranking")
     else:
         compiled = compile_parts(parts, k, text=query is not None)
-    rows = _fused_rows(compiled, embedding, query, weight, limit, query_vectors, with_memories, dict(bind or {}))
+    rows = _fused_rows(
+        compiled, embedding, query, weight, limit, query_vectors, sentence_rows, with_memories, dict(bind or {})
+    )
     scored = sorted(
         (
             (pk, distance, lexical, distinct, (1.0 - distance) + weight * lexical + DISTINCT_WEIGHT * distinct, extra)
@@ -456,6 +461,7 @@ def _fused_rows(
     weight: float,
     limit: int,
     query_vectors: Sequence[list[float]] | None,
+    sentence_rows: bool,
     with_memories: bool,
     bind: dict[str, Any],
 ) -> list[tuple[Any, ...]]:
@@ -490,6 +496,7 @@ def _fused_rows(
             query_vectors,
             bind,
             reuse_vector_side=len(query_vectors) == 1 and list(query_vectors[0]) == list(embedding),
+            sentence_rows=sentence_rows,
         )
         ctes.extend(sentence_ctes)
         params.extend(sentence_params)
@@ -530,12 +537,25 @@ def _fused_rows(
 
 
 def _distinct_ctes(
-    compiled: CompiledParts, query_vectors: Sequence[list[float]], bind: Mapping[str, Any], *, reuse_vector_side: bool
+    compiled: CompiledParts,
+    query_vectors: Sequence[list[float]],
+    bind: Mapping[str, Any],
+    *,
+    reuse_vector_side: bool,
+    sentence_rows: bool,
 ) -> tuple[list[str], list[Any]]:
     """The sentence side as CTEs ending in ``zm_distinct(id, score)`` (module docstring): for
     each query vector, its DISTINCT_TOP nearest memories, each by its nearest vector (whole
     text or sentence), and how far each stands above the mean of those."""
     params: list[Any] = []
+    if reuse_vector_side and not sentence_rows:
+        # One query vector, the text's own, and no sentence rows to read: zm_vector's head is all.
+        return [
+            f"zm_top AS MATERIALIZED (SELECT id, 1 - distance AS similarity FROM zm_vector "
+            f"ORDER BY distance, id LIMIT {DISTINCT_TOP})",
+            "zm_distinct AS (SELECT id, similarity - (SELECT avg(similarity) FROM zm_top) AS score FROM zm_top "
+            "WHERE similarity > (SELECT avg(similarity) FROM zm_top))",
+        ], params
     if reuse_vector_side:
         # The text's own vector, sent once already (each copy of 384 numbers as text costs).
         ctes = ["zm_qs AS MATERIALIZED (SELECT 1 AS i, v FROM zm_query)"]
@@ -560,17 +580,20 @@ def _distinct_ctes(
             "SELECT zm_q.i, w.id, w.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
             f"(SELECT id, distance FROM ({' UNION ALL '.join(whole)}) u ORDER BY distance, id LIMIT {DISTINCT_TOP}) w"
         )
-    ids = []
-    for sql, part_params in compiled.ids:
-        ids.append(f"({sql})")
-        params.extend(_bound(part_params, bind))
-    sentence_table = MemorySentence._meta.db_table
+    near = whole_sql
+    if sentence_rows:
+        ids = []
+        for sql, part_params in compiled.ids:
+            ids.append(f"({sql})")
+            params.extend(_bound(part_params, bind))
+        near += (
+            " UNION ALL SELECT zm_q.i, s.memory_id, s.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
+            f"(SELECT memory_id, embedding <=> zm_q.v AS distance FROM {MemorySentence._meta.db_table} "
+            f"WHERE memory_id IN ({' UNION ALL '.join(ids)}) ORDER BY distance, id "
+            f"LIMIT {DISTINCT_TOP * MAX_SENTENCES}) s"
+        )
     ctes += [
-        f"zm_near AS MATERIALIZED ({whole_sql} UNION ALL "
-        "SELECT zm_q.i, s.memory_id, s.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
-        f"(SELECT memory_id, embedding <=> zm_q.v AS distance FROM {sentence_table} "
-        f"WHERE memory_id IN ({' UNION ALL '.join(ids)}) ORDER BY distance, id "
-        f"LIMIT {DISTINCT_TOP * MAX_SENTENCES}) s)",
+        f"zm_near AS MATERIALIZED ({near})",
         "zm_best AS (SELECT i, id, 1 - min(distance) AS similarity, "
         "row_number() OVER (PARTITION BY i ORDER BY min(distance), id) AS place FROM zm_near GROUP BY i, id)",
         "zm_distinct AS MATERIALIZED (SELECT b.id, sum(greatest(b.similarity - t.mean, 0)) AS score "

@@ -375,6 +375,7 @@ class ScopeSweep:
             self.queries[row],
             self.screen_candidates,
             query_vectors=self.sentences.get(self.pks[row]) or [embedding],
+            sentence_rows=bool(self.sentences),
             bind={_AMONG_SLOT: [self.pks[c] for c in columns]},
         )
         return [self.index[r.pk] for r in ranked]
