@@ -604,6 +604,15 @@ def _distinct_ctes(
     return ctes, params
 
 
+def sentence_rows_exist(alias: str) -> bool:
+    """Whether any memory has sentence vectors. A store of notes has none, and its rankings then
+    leave the sentence rows out (``fused_ranking(sentence_rows=False)``): planning that part of
+    the statement cost more than this look."""
+    with connections[alias].cursor() as cursor:
+        cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {MemorySentence._meta.db_table})")
+        return bool(cursor.fetchone()[0])
+
+
 def sentence_nearest(memories: QuerySet[Memory], query_vectors: Sequence[list[float]]) -> list[list[tuple[str, float]]]:
     """For each query vector, the nearest sentence rows of ``memories`` as (memory pk, distance),
     as many as ``distinct_from`` needs (DISTINCT_TOP · MAX_SENTENCES), exact, in one statement."""

@@ -32,6 +32,7 @@ from memories.ranking import (
     lexical_query,
     lexical_scores,
     sentence_nearest,
+    sentence_rows_exist,
     weight_for,
 )
 from memories.selectors import HEAVY_COLUMNS, exact_nearest, project_for_member
@@ -113,7 +114,9 @@ def _distinct(
 ) -> dict[str, float]:
     """The sentence side of memories.ranking for a question: each query vector's nearest by
     whole-text vector (the vector side's head for a one-sentence question) and by sentence."""
-    nearest = sentence_nearest(memories, query_vectors)
+    nearest = (
+        sentence_nearest(memories, query_vectors) if sentence_rows_exist(memories.db) else [[] for _ in query_vectors]
+    )
     for rows, vector in zip(nearest, query_vectors, strict=True):
         own = len(query_vectors) == 1 and vector == embedding
         rows.extend(by_vector[:DISTINCT_TOP] if own else vector_ranking(memories, vector, DISTINCT_TOP, exact=exact))

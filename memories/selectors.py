@@ -17,7 +17,15 @@ from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
 from memories.models import Link, Memory, MemoryEvent, MemorySentence, Project
-from memories.ranking import FIRST_K, CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
+from memories.ranking import (
+    FIRST_K,
+    CompiledParts,
+    Ranked,
+    compile_parts,
+    fused_ranking,
+    lexical_query,
+    sentence_rows_exist,
+)
 from memories.visibility import member_projects, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
@@ -155,6 +163,7 @@ def similar_existing_ranking(
         query,
         limit,
         query_vectors=list(sentence_vectors) or [embedding],
+        sentence_rows=bool(sentence_vectors) or sentence_rows_exist(parts.alias),
         with_memories=with_memories,
         bind=bind,
     )

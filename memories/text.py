@@ -36,9 +36,18 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*")
 MAX_SENTENCES = 16
 
 
+# A text shorter than this is one thought, however punctuated: its whole-text vector is sharp
+# (on the own chat chains, leaving texts under 20 words out changed hit@1/3/10 from 0.60 / 0.80
+# / 0.90 to 0.59 / 0.79 / 0.90; docs/hygiene.md), and notes pay no second embedding for it.
+MIN_WORDS = 20
+
+
 def sentences(text: str) -> list[str]:
     """The text's sentences for sentence-level vectors (memories.ranking), or [] when it is one
-    sentence: its whole-text vector already says it. At most MAX_SENTENCES passages."""
+    sentence or shorter than MIN_WORDS words: its whole-text vector already says it. At most
+    MAX_SENTENCES passages."""
+    if len(text.split()) < MIN_WORDS:
+        return []
     found = [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
     if len(found) < 2:
         return []

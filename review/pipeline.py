@@ -22,7 +22,15 @@ from django.db.models.expressions import RawSQL
 
 from memories.choices import LinkOrigin, Provenance, State
 from memories.models import Memory
-from memories.ranking import FIRST_K, CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
+from memories.ranking import (
+    FIRST_K,
+    CompiledParts,
+    Ranked,
+    compile_parts,
+    fused_ranking,
+    lexical_query,
+    sentence_rows_exist,
+)
 from memories.selectors import sentence_vectors
 from memories.services import NotLive, memory_supersede
 from review.eligibility import Described, hygiene_memories, memory_to_judge, scope_live, screen, settled_pairs
@@ -47,12 +55,14 @@ def candidates_for(memory: Memory) -> list[Candidate]:
     limit = int(settings.HYGIENE_SCREEN_CANDIDATES)
     parts = _candidate_parts(hygiene_memories().db, memory.owner_id, memory.project_id, max(FIRST_K, limit))
     embedding = list(memory.embedding)
+    own = sentence_vectors(memory_ids=[memory.pk]).get(memory.pk)
     ranked = fused_ranking(
         parts,
         embedding,
         lexical_query(memory.content, parts.alias),
         limit,
-        query_vectors=sentence_vectors(memory_ids=[memory.pk]).get(memory.pk) or [embedding],
+        query_vectors=own or [embedding],
+        sentence_rows=bool(own) or sentence_rows_exist(parts.alias),
         bind={_EXCLUDED_SLOT: [memory.pk, *settled]},
     )
     return screened(memory, ranked)

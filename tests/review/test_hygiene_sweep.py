@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
 from memories import services
-from memories.models import Link, Memory, MemoryEvent
+from memories.models import Link, Memory, MemoryEvent, MemorySentence
 from memories.services.remember import LinkSpec
 from review import judges, sweep
 from review.judges import JudgeError, Pair, Verdict
@@ -192,10 +192,10 @@ def test_the_same_on_every_path_of_the_batched_sweep(store, hashed_judge, monkey
 
 
 CHATTY = [
-    "Hi again! I lead a team of 4 engineers in my new role. Could you suggest a team outing?",
-    "Hi again! Can you recommend a pasta recipe with basil? Thanks so much.",
-    "Thanks for the ideas. By the way, I now lead a team of five engineers. Any hiking spots?",
-    "Quick question. What's a good book on negotiation? I liked the last one you suggested.",
+    "Hi again, hope all is well! I lead a team of 4 engineers in my new role. Could you suggest a team outing?",
+    "Hi again, hope all is well! Can you recommend a pasta recipe with fresh basil? Thanks so much for the help.",
+    "Thanks for all the ideas so far. By the way, I now lead a team of five engineers. Any good hiking spots?",
+    "Quick question for you today. What's a good book on negotiation? I really liked the last one you suggested to me.",
 ]
 
 
@@ -206,6 +206,7 @@ def chatty_store(store, alice, acme) -> dict[str, Any]:
     for project in (None, acme):
         for content in CHATTY:
             make_memory(alice.user, content, project=project)
+    assert MemorySentence.objects.count() == 2 * 3 * len(CHATTY)  # three sentences each
     return store
 
 
