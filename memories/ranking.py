@@ -356,25 +356,17 @@ class CompiledParts:
     ids: tuple[tuple[str, tuple[Any, ...]], ...]
 
 
+def _nearest(part: QuerySet[Memory], query_vector: str, k: int) -> tuple[str, tuple[Any, ...]]:
+    """SQL of ``part``'s ``k`` memories nearest to ``query_vector`` (an SQL expression), exactly:
+    "+ 0" makes an expression the HNSW index cannot serve, which keeps the scan exact."""
+    ranked = part.annotate(distance=RawSQL(f"(embedding <=> {query_vector}) + 0", ()))
+    return _sql(ranked.order_by("distance", "pk").values_list("id", "distance")[:k])
+
+
 def compile_parts(parts: Sequence[QuerySet[Memory]], k: int, *, text: bool = True) -> CompiledParts:
     """``parts`` compiled for ``fused_ranking`` (``text``: with the lexical side's scope)."""
-    vector = tuple(
-        _sql(
-            # "+ 0": an expression the HNSW index cannot serve keeps the scan exact.
-            part.annotate(distance=RawSQL("(embedding <=> (SELECT v FROM zm_query)) + 0", ()))
-            .order_by("distance", "pk")
-            .values_list("id", "distance")[:k]
-        )
-        for part in parts
-    )
-    nearest_each = tuple(
-        _sql(
-            part.annotate(distance=RawSQL("(embedding <=> zm_q.v) + 0", ()))
-            .order_by("distance", "pk")
-            .values_list("id", "distance")[:DISTINCT_TOP]
-        )
-        for part in parts
-    )
+    vector = tuple(_nearest(part, "(SELECT v FROM zm_query)", k) for part in parts)
+    nearest_each = tuple(_nearest(part, "zm_q.v", DISTINCT_TOP) for part in parts)
     ids = tuple(_sql(part.values("id")) for part in parts)
     scope = None
     if text:
