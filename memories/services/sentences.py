@@ -18,8 +18,11 @@ def memory_sentences_store(*, vectors_by_memory: Mapping[str, Sequence[list[floa
         for memory_id, vectors in vectors_by_memory.items()
         for position, vector in enumerate(vectors)
     ]
+    if not replace:
+        # One statement: atomic as it stands (a write calls this inside its own transaction).
+        MemorySentence.objects.bulk_create(rows)
+        return len(rows)
     with transaction.atomic():
-        if replace:
-            MemorySentence.objects.filter(memory_id__in=list(vectors_by_memory)).delete()
+        MemorySentence.objects.filter(memory_id__in=list(vectors_by_memory)).delete()
         MemorySentence.objects.bulk_create(rows)
     return len(rows)
