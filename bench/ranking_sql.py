@@ -40,7 +40,7 @@ def main() -> None:
     from memories.choices import State
     from memories.embedding import embed_sentences, get_embedder
     from memories.models import Project
-    from memories.ranking import FIRST_K, compile_parts, fused_ranking, lexical_query, sentence_rows_exist
+    from memories.ranking import FIRST_K, compile_parts, fused_ranking, lexical_query
     from memories.selectors import exact_nearest
     from memories.visibility import visible_memories
 
@@ -78,7 +78,6 @@ def main() -> None:
             lexical_query(text, "default"),
             10,
             query_vectors=found or [vector],
-            sentence_rows=bool(found) or sentence_rows_exist("default"),
         ),
     }
     # Warm the caches (statistics, plans) once.

@@ -350,7 +350,7 @@ class CompiledParts:
     k: int
     vector: tuple[tuple[str, tuple[Any, ...]], ...]
     text: tuple[str, tuple[Any, ...]] | None
-    # The sentence side (``distinct_scores``): each part's nearest DISTINCT_TOP rows to one query
+    # The sentence side (``_distinct_ctes``): each part's nearest DISTINCT_TOP rows to one query
     # vector ``zm_q.v`` (a LATERAL join supplies it), and each part's ids, for sentence rows.
     nearest_each: tuple[tuple[str, tuple[Any, ...]], ...]
     ids: tuple[tuple[str, tuple[Any, ...]], ...]
@@ -388,7 +388,7 @@ def fused_ranking(
     weight: float | None = None,
     *,
     query_vectors: Sequence[list[float]] | None = None,
-    sentence_rows: bool = True,
+    sentence_rows: bool | None = None,
     with_memories: bool = False,
     bind: Mapping[str, Any] | None = None,
 ) -> list[Ranked]:
@@ -398,8 +398,9 @@ def fused_ranking(
 
     ``query_vectors``: the text's sentence vectors (``[embedding]`` for a text of one sentence)
     for the sentence side; None leaves that side out (vector and lexical sides only).
-    ``sentence_rows=False``: the caller knows no memory in scope has sentence vectors (the
-    sweep, which holds its scope), so none are looked for.
+    ``sentence_rows``: whether memories in scope may have sentence vectors; False leaves them
+    out (the sweep knows its scope). By default: yes for a text of several sentences (its own
+    are stored), else whether any memory has them (``sentence_rows_exist``).
 
     * The vector side is the exact top ``k`` by distance, each part ranked on its own by an
       exact scan shaped for the covering indexes (see memories.selectors.exact_nearest).
@@ -423,8 +424,10 @@ def fused_ranking(
             raise ValueError("these parts were compiled for another ranking")
     else:
         compiled = compile_parts(parts, k, text=query is not None)
+    if query_vectors and sentence_rows is None:
+        sentence_rows = len(query_vectors) > 1 or sentence_rows_exist(compiled.alias)
     rows = _fused_rows(
-        compiled, embedding, query, weight, limit, query_vectors, sentence_rows, with_memories, dict(bind or {})
+        compiled, embedding, query, weight, limit, query_vectors, bool(sentence_rows), with_memories, dict(bind or {})
     )
     scored = sorted(
         (
@@ -549,21 +552,16 @@ def _distinct_ctes(
             "WHERE similarity > (SELECT avg(similarity) FROM zm_top))",
         ], params
     if reuse_vector_side:
-        # The text's own vector, sent once already (each copy of 384 numbers as text costs).
+        # One query vector, the text's own: sent once already (each copy of 384 numbers as text
+        # costs), and its nearest by whole-text vector head zm_vector.
         ctes = ["zm_qs AS MATERIALIZED (SELECT 1 AS i, v FROM zm_query)"]
-    else:
-        params.append([Vector._to_db(vector) for vector in query_vectors])
-        ctes = [
-            "zm_qs AS MATERIALIZED (SELECT q.i::int AS i, q.v::vector AS v "
-            "FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i))"
-        ]
-    if reuse_vector_side:
-        # One query vector, the text's own: its nearest by whole-text vector head zm_vector.
         whole_sql = (
             "SELECT 1 AS i, id, distance FROM "
             f"(SELECT id, distance FROM zm_vector ORDER BY distance, id LIMIT {DISTINCT_TOP}) w"
         )
     else:
+        params.append([Vector._to_db(vector) for vector in query_vectors])
+        ctes = [f"zm_qs AS MATERIALIZED ({_QUERY_VECTORS})"]
         whole = []
         for sql, part_params in compiled.nearest_each:
             whole.append(f"({sql})")
@@ -578,12 +576,7 @@ def _distinct_ctes(
         for sql, part_params in compiled.ids:
             ids.append(f"({sql})")
             params.extend(_bound(part_params, bind))
-        near += (
-            " UNION ALL SELECT zm_q.i, s.memory_id, s.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
-            f"(SELECT memory_id, embedding <=> zm_q.v AS distance FROM {MemorySentence._meta.db_table} "
-            f"WHERE memory_id IN ({' UNION ALL '.join(ids)}) ORDER BY distance, id "
-            f"LIMIT {DISTINCT_TOP * MAX_SENTENCES}) s"
-        )
+        near += f" UNION ALL {_nearest_sentences('zm_qs', ' UNION ALL '.join(ids))}"
     ctes += [
         f"zm_near AS MATERIALIZED ({near})",
         "zm_best AS (SELECT i, id, 1 - min(distance) AS similarity, "
@@ -594,6 +587,21 @@ def _distinct_ctes(
         f"WHERE b.place <= {DISTINCT_TOP} GROUP BY b.id HAVING sum(greatest(b.similarity - t.mean, 0)) > 0)",
     ]
     return ctes, params
+
+
+# The query vectors (i, v), numbered from 1, from one text[] parameter.
+_QUERY_VECTORS = "SELECT q.i::int AS i, q.v::vector AS v FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i)"
+
+
+def _nearest_sentences(query_vectors: str, scope_sql: str) -> str:
+    """SQL of (i, memory id, distance): for each query vector (i, v) of ``query_vectors``, the
+    nearest sentence rows of the memories ``scope_sql`` selects, as many as always hold the
+    DISTINCT_TOP nearest memories (no memory has more than MAX_SENTENCES rows)."""
+    return (
+        f"SELECT zm_q.i, s.memory_id, s.distance FROM {query_vectors} zm_q CROSS JOIN LATERAL "
+        f"(SELECT memory_id, embedding <=> zm_q.v AS distance FROM {MemorySentence._meta.db_table} "
+        f"WHERE memory_id IN ({scope_sql}) ORDER BY distance, id LIMIT {DISTINCT_TOP * MAX_SENTENCES}) s"
+    )
 
 
 def sentence_rows_exist(alias: str) -> bool:
@@ -609,13 +617,7 @@ def sentence_nearest(memories: QuerySet[Memory], query_vectors: Sequence[list[fl
     """For each query vector, the nearest sentence rows of ``memories`` as (memory pk, distance),
     as many as ``distinct_from`` needs (DISTINCT_TOP · MAX_SENTENCES), exact, in one statement."""
     scope_sql, scope_params = _sql(memories.values("id"))
-    table = MemorySentence._meta.db_table
-    sql = (
-        "SELECT zm_q.i, s.memory_id, s.distance FROM "
-        "(SELECT q.i::int AS i, q.v::vector AS v FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i)) zm_q "
-        f"CROSS JOIN LATERAL (SELECT memory_id, embedding <=> zm_q.v AS distance FROM {table} "
-        f"WHERE memory_id IN ({scope_sql}) ORDER BY distance, id LIMIT {DISTINCT_TOP * MAX_SENTENCES}) s"
-    )
+    sql = _nearest_sentences(f"({_QUERY_VECTORS})", scope_sql)
     found: list[list[tuple[str, float]]] = [[] for _ in query_vectors]
     with connections[memories.db].cursor() as cursor:
         cursor.execute(sql, [[Vector._to_db(vector) for vector in query_vectors], *scope_params])

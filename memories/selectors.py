@@ -24,7 +24,6 @@ from memories.ranking import (
     compile_parts,
     fused_ranking,
     lexical_query,
-    sentence_rows_exist,
 )
 from memories.visibility import member_projects, visible_memories
 
@@ -163,7 +162,6 @@ def similar_existing_ranking(
         query,
         limit,
         query_vectors=list(sentence_vectors) or [embedding],
-        sentence_rows=bool(sentence_vectors) or sentence_rows_exist(parts.alias),
         with_memories=with_memories,
         bind=bind,
     )

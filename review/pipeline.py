@@ -29,7 +29,6 @@ from memories.ranking import (
     compile_parts,
     fused_ranking,
     lexical_query,
-    sentence_rows_exist,
 )
 from memories.selectors import sentence_vectors
 from memories.services import NotLive, memory_supersede
@@ -62,7 +61,6 @@ def candidates_for(memory: Memory) -> list[Candidate]:
         lexical_query(memory.content, parts.alias),
         limit,
         query_vectors=own or [embedding],
-        sentence_rows=bool(own) or sentence_rows_exist(parts.alias),
         bind={_EXCLUDED_SLOT: [memory.pk, *settled]},
     )
     return screened(memory, ranked)
