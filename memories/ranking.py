@@ -507,22 +507,27 @@ def _fused_rows(
         "ORDER BY score DESC LIMIT 1 OFFSET %s)",
         "zm_other AS (SELECT id FROM zm_text UNION SELECT id FROM zm_distinct EXCEPT SELECT id FROM zm_vector)",
     ]
+    # The entries' columns are read in each branch, where the rows are few and known (a join
+    # around the union left a small store's planner hashing the whole table for ~30 rows).
+    columns, join = "", ""
+    if with_memories:
+        columns = "".join(f", m.{column}" for column in MEMORY_COLUMNS) + ", p.slug"
+        join = f" LEFT JOIN {Project._meta.db_table} p ON p.id = m.project_id"
+    scored = (
+        f"SELECT s.id, s.distance, s.lexical, s.distinct_score{columns} FROM zm_scored s "
+        f"JOIN {table} m ON m.id = s.id{join}"
+        if with_memories
+        else "SELECT id, distance, lexical, distinct_score FROM zm_scored"
+    )
     sql = (
         f"WITH {', '.join(ctes)} "
-        "SELECT id, distance, lexical, distinct_score FROM zm_scored UNION ALL "
-        "SELECT o.id, m.embedding <=> (SELECT v FROM zm_query), coalesce(t.lexical, 0), coalesce(d.score, 0) "
-        f"FROM zm_other o JOIN {table} m ON m.id = o.id "
+        f"{scored} UNION ALL "
+        "SELECT o.id, m.embedding <=> (SELECT v FROM zm_query), coalesce(t.lexical, 0), coalesce(d.score, 0)"
+        f"{columns} FROM zm_other o JOIN {table} m ON m.id = o.id{join} "
         "LEFT JOIN zm_text t ON t.id = o.id LEFT JOIN zm_distinct d ON d.id = o.id "
         "WHERE (1 - (SELECT max(distance) FROM zm_vector)) + %s * coalesce(t.lexical, 0) "
         "+ %s * coalesce(d.score, 0) >= coalesce((SELECT score FROM zm_floor), '-infinity')"
     )
-    if with_memories:
-        columns = ", ".join(f"m.{column}" for column in MEMORY_COLUMNS)
-        sql = (
-            f"SELECT r.id, r.distance, r.lexical, r.distinct_score, {columns}, p.slug "
-            f"FROM ({sql}) r(id, distance, lexical, distinct_score) "
-            f"JOIN {table} m ON m.id = r.id LEFT JOIN {Project._meta.db_table} p ON p.id = m.project_id"
-        )
     with connections[compiled.alias].cursor() as cursor:
         cursor.execute(sql, params)
         return [
