@@ -509,19 +509,14 @@ def _fused_rows(
     ]
     # The entries' columns are read in each branch, where the rows are few and known (a join
     # around the union left a small store's planner hashing the whole table for ~30 rows).
-    columns, join = "", ""
+    columns, join, scored_join = "", "", ""
     if with_memories:
         columns = "".join(f", m.{column}" for column in MEMORY_COLUMNS) + ", p.slug"
         join = f" LEFT JOIN {Project._meta.db_table} p ON p.id = m.project_id"
-    scored = (
-        f"SELECT s.id, s.distance, s.lexical, s.distinct_score{columns} FROM zm_scored s "
-        f"JOIN {table} m ON m.id = s.id{join}"
-        if with_memories
-        else "SELECT id, distance, lexical, distinct_score FROM zm_scored"
-    )
+        scored_join = f" JOIN {table} m ON m.id = s.id{join}"
     sql = (
         f"WITH {', '.join(ctes)} "
-        f"{scored} UNION ALL "
+        f"SELECT s.id, s.distance, s.lexical, s.distinct_score{columns} FROM zm_scored s{scored_join} UNION ALL "
         "SELECT o.id, m.embedding <=> (SELECT v FROM zm_query), coalesce(t.lexical, 0), coalesce(d.score, 0)"
         f"{columns} FROM zm_other o JOIN {table} m ON m.id = o.id{join} "
         "LEFT JOIN zm_text t ON t.id = o.id LEFT JOIN zm_distinct d ON d.id = o.id "
