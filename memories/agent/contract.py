@@ -23,6 +23,7 @@ from memories.agent.fields import (
     slug,
 )
 from memories.choices import Kind, LinkType, Visibility
+from memories.context import CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS
 from memories.ids import ID_LENGTH, MEMORY_ID_RE
 from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH
 from memories.platform.idempotency import MAX_KEY_LENGTH as MAX_IDEMPOTENCY_KEY_LENGTH
@@ -30,11 +31,14 @@ from memories.selectors import FEED_STATES
 from memories.services.remember import MAX_SUPERSEDES
 
 __all__ = [
+    "CONTEXT",
+    "CONTEXT_TOKENS",
     "FEED",
     "FEED_PAGE_SIZE",
     "FEED_STATES",
     "LINK",
     "MAX_CONTENT_LENGTH",
+    "MAX_CONTEXT_TOKENS",
     "MAX_FEED_PAGE_SIZE",
     "MAX_FEED_QUERY_LENGTH",
     "MAX_IDEMPOTENCY_KEY_LENGTH",
@@ -47,6 +51,7 @@ __all__ = [
     "MAX_RECALL_LIMIT",
     "MAX_SESSION_LENGTH",
     "MAX_SUPERSEDES",
+    "MIN_CONTEXT_TOKENS",
     "MIN_RECALL_LIMIT",
     "REASON",
     "RECALL",
@@ -137,6 +142,16 @@ RECALL = Shape(
         "kinds": Items(child=Choice(choices=KINDS), required=False, max_length=MAX_RECALL_KINDS),
         "limit": Integer(minimum=MIN_RECALL_LIMIT, maximum=MAX_RECALL_LIMIT, default=RECALL_LIMIT),
         "include_superseded": Boolean(default=False),
+        "as_of": Timestamp(required=False, allow_null=True),
+    }
+)
+
+CONTEXT = Shape(
+    {
+        "query": Text(max_length=MAX_CONTENT_LENGTH),
+        "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False, allow_null=True),
+        "max_tokens": Integer(minimum=MIN_CONTEXT_TOKENS, maximum=MAX_CONTEXT_TOKENS, default=CONTEXT_TOKENS),
+        "kinds": Items(child=Choice(choices=KINDS), required=False, max_length=MAX_RECALL_KINDS),
         "as_of": Timestamp(required=False, allow_null=True),
     }
 )

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from memories.context import ContextPack
+from memories.embedding.tokens import counter_name
 from memories.humanize import age
 from memories.models import Link, Memory
 from memories.recall import RecallHit
@@ -105,6 +107,30 @@ def recall_body(hits: list[RecallHit]) -> dict[str, Any]:
             {"memory": memory_body(hit.memory), "distance": float(hit.distance), "score": float(hit.score)}
             for hit in hits
         ]
+    }
+
+
+def context_body(pack: ContextPack) -> dict[str, Any]:
+    return {
+        "text": pack.text,
+        "tokens": pack.tokens,
+        "token_counter": counter_name(),
+        "items": [
+            {
+                "id": item.memory.pk,
+                "kind": item.memory.kind,
+                "project": item.memory.project.slug if item.memory.project is not None else None,
+                "section": item.section,
+                "score": float(item.score),
+                "tokens": item.tokens,
+                "created_at": timestamp(item.memory.created_at),
+                "was": (
+                    {"id": item.was.pk, "until": timestamp(item.was.invalidated_at)} if item.was is not None else None
+                ),
+            }
+            for item in pack.items
+        ],
+        "left_out": pack.left_out,
     }
 
 

@@ -21,10 +21,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 
+import memories.context
 import memories.recall
 from memories import selectors, services
 from memories.agent import contract
-from memories.agent.results import history_body, link_body, memory_body, recall_body, remember_body
+from memories.agent.results import context_body, history_body, link_body, memory_body, recall_body, remember_body
 from memories.errors import NotFound
 from memories.models import Credential, Memory
 from memories.platform.idempotency import request_fingerprint, run_idempotently
@@ -88,6 +89,20 @@ def recall(*, user: User, arguments: Any) -> Body:
             as_of=fields.get("as_of"),
         )
         return recall_body(hits)
+
+
+def context(*, user: User, arguments: Any) -> Body:
+    fields = contract.CONTEXT.parse(arguments)
+    with replica_reads():
+        pack = memories.context.context_pack(
+            user=user,
+            query=fields["query"],
+            max_tokens=fields["max_tokens"],
+            project_slug=fields.get("project"),
+            kinds=fields.get("kinds"),
+            as_of=fields.get("as_of"),
+        )
+        return context_body(pack)
 
 
 def _lifecycle(

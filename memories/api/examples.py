@@ -82,6 +82,60 @@ SUPERSEDE_RESPONSE = response(
     {"memory": MEMORY, "absorbed": True, "superseded": [OLD_MEMORY["id"]], "skipped": []},
 )
 RECALL_RESPONSE = response("Results", {"results": [{"memory": MEMORY, "distance": 0.312, "score": 0.0410}]})
+# From a real run (tests' personas, the packaged model): a fact that replaced another, a
+# decision, and an open question listed apart.
+CONTEXT_TEXT = "\n".join(
+    [
+        "Current facts, most relevant first:",
+        "- (fact, acme, 2026-12-04) Deploy window is Friday 14:00 UTC (moved from Monday).",
+        "  was: Deploy window is Monday 10:00 UTC. (until 2026-12-04)",
+        "- (decision, acme, 2026-12-04) Freeze deploys during the Black Friday week.",
+        "",
+        "Open loops:",
+        "- (open-question, acme, 2026-12-04) Who approves an emergency deploy outside the window?",
+    ]
+)
+CONTEXT_RESPONSE = response(
+    "A block with a 'was' line and an open loop",
+    {
+        "text": CONTEXT_TEXT,
+        "tokens": 107,
+        "token_counter": "sentence-transformers/all-MiniLM-L6-v2 tokenizer, without special tokens",
+        "items": [
+            {
+                "id": "mem_01M91JMZXT9KKN409J8BVW66ZP",
+                "kind": "fact",
+                "project": "acme",
+                "section": "facts",
+                "score": 5.71069,
+                "tokens": 48,
+                "created_at": "2026-12-04T22:26:28.410862Z",
+                "was": {"id": "mem_01M91JMZ8YGB1ATMFY9ZXW5RHJ", "until": "2026-12-04T22:26:28.434872Z"},
+            },
+            {
+                "id": "mem_01M91JMZZ2RRF47Z9RS6PEKTG6",
+                "kind": "decision",
+                "project": "acme",
+                "section": "facts",
+                "score": 0.568674,
+                "tokens": 23,
+                "created_at": "2026-12-04T22:26:28.450220Z",
+                "was": None,
+            },
+            {
+                "id": "mem_01M91JMZZJWEQSAQQK8FARA8R6",
+                "kind": "open-question",
+                "project": "acme",
+                "section": "open_loops",
+                "score": 0.688005,
+                "tokens": 26,
+                "created_at": "2026-12-04T22:26:28.466920Z",
+                "was": None,
+            },
+        ],
+        "left_out": 0,
+    },
+)
 FEED_RESPONSE = response("A page", {"results": [MEMORY], "next": None})
 HISTORY_RESPONSE = response(
     "A two-version chain", {"head": MEMORY["id"], "versions": [OLD_MEMORY, MEMORY], "edges": [LINK]}

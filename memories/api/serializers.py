@@ -141,6 +141,47 @@ class RecallResponseSerializer(serializers.Serializer[Any]):
     results = RecallHitSerializer(many=True)
 
 
+class ContextInputSerializer(serializers.Serializer[Any]):
+    query = serializers.CharField(max_length=contract.MAX_CONTENT_LENGTH, trim_whitespace=True, allow_blank=False)
+    project = serializers.SlugField(required=False, allow_null=True, max_length=contract.MAX_PROJECT_SLUG_LENGTH)
+    max_tokens = serializers.IntegerField(
+        min_value=contract.MIN_CONTEXT_TOKENS,
+        max_value=contract.MAX_CONTEXT_TOKENS,
+        default=contract.CONTEXT_TOKENS,
+        help_text="The block's budget, counted with the embedding model's tokenizer; never exceeded.",
+    )
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(choices=Kind.choices), required=False, max_length=contract.MAX_RECALL_KINDS
+    )
+    as_of = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="ISO 8601; the block as the store stood then."
+    )
+
+
+class ContextWasSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(help_text="The version this item superseded, quoted in its 'was' line.")
+    until = serializers.DateTimeField(help_text="When that version was retired.")
+
+
+class ContextItemSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Kind.choices)
+    project = serializers.CharField(allow_null=True)
+    section = serializers.ChoiceField(choices=["facts", "open_loops"])
+    score = serializers.FloatField(help_text="recall's fused score (higher is better).")
+    tokens = serializers.IntegerField(help_text="The item's lines in the block, in tokens.")
+    created_at = serializers.DateTimeField()
+    was = ContextWasSerializer(allow_null=True)
+
+
+class ContextResponseSerializer(serializers.Serializer[Any]):
+    text = serializers.CharField(help_text="The prompt-ready block ('' when nothing matched or fitted).")
+    tokens = serializers.IntegerField(help_text="The block's length in tokens (≤ max_tokens).")
+    token_counter = serializers.CharField(help_text="What counted the tokens.")
+    items = ContextItemSerializer(many=True, help_text="What the block holds, in its order.")
+    left_out = serializers.IntegerField(help_text="Recalled memories that did not fit the budget.")
+
+
 class LinkSerializer(serializers.ModelSerializer[Link]):
     src = serializers.CharField(source="src_id", read_only=True)
     dst = serializers.CharField(source="dst_id", read_only=True)

@@ -12,4 +12,5 @@ urlpatterns = [
     path("memories/<str:memory_id>/history/", views.MemoryHistoryView.as_view(), name="memory-history"),
     path("links/", views.LinkCreateView.as_view(), name="link-create"),
     path("recall/", views.RecallView.as_view(), name="recall"),
+    path("context/", views.ContextView.as_view(), name="context"),
 ]

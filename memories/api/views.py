@@ -17,6 +17,8 @@ from memories.api.auth import request_credential, request_user
 from memories.api.pagination import FeedPagination, page_parameters
 from memories.api.schema import error_responses
 from memories.api.serializers import (
+    ContextInputSerializer,
+    ContextResponseSerializer,
     FeedPageSerializer,
     FeedQuerySerializer,
     HistorySerializer,
@@ -183,6 +185,25 @@ class LinkCreateView(APIView):
     def post(self, request: Request) -> Response:
         linked = agent.link(user=request_user(request), arguments=request.data)
         return Response(linked.body, status=status.HTTP_201_CREATED if linked.created else status.HTTP_200_OK)
+
+
+class ContextView(APIView):
+    @extend_schema(
+        operation_id="context",
+        request=ContextInputSerializer,
+        responses={200: ContextResponseSerializer, **error_responses(404, body=True)},
+        summary="A prompt-ready block of what the caller knows about a question, within a token budget.",
+        examples=[
+            ex.CONTEXT_RESPONSE,
+            OpenApiExample(
+                "Context for a question",
+                request_only=True,
+                value={"query": "When is the deploy window?", "project": "acme", "max_tokens": 300},
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        return Response(agent.context(user=request_user(request), arguments=request.data))
 
 
 class RecallView(APIView):

@@ -145,6 +145,34 @@ RECALL_SCHEMA = _object(
     ["query"],
 )
 
+CONTEXT_DESCRIPTION = """\
+What you know about a question, as a block ready to put in your prompt, within `max_tokens` \
+(counted with the server's embedding tokenizer; never exceeded). The facts are recall's best, \
+most relevant first; open tasks and questions are listed apart; a fact that replaced an older \
+version says what it was and until when ("was: … (until DATE)"). Answers {"text", "tokens", \
+"token_counter", "items": [{"id", "kind", "project", "section", "score", "tokens", \
+"created_at", "was"}], "left_out"}."""
+
+CONTEXT_SCHEMA = _object(
+    {
+        "query": {"type": "string", "minLength": 1, "maxLength": contract.MAX_CONTENT_LENGTH},
+        "project": {**PROJECT_SCHEMA, "description": "This project plus your personal scope."},
+        "max_tokens": {
+            "type": "integer",
+            "minimum": contract.MIN_CONTEXT_TOKENS,
+            "maximum": contract.MAX_CONTEXT_TOKENS,
+            "default": contract.CONTEXT_TOKENS,
+        },
+        "kinds": {
+            "type": "array",
+            "items": {"type": "string", "enum": list(Kind.values)},
+            "maxItems": contract.MAX_RECALL_KINDS,
+        },
+        "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
+    },
+    ["query"],
+)
+
 ONE_MEMORY_SCHEMA = _object({"memory_id": MEMORY_ID_SCHEMA}, ["memory_id"])
 REASON_SCHEMA = {
     "type": "string",
@@ -242,6 +270,14 @@ TOOLS: dict[str, AgentTool] = {
             RECALL_DESCRIPTION,
             RECALL_SCHEMA,
             lambda user, _credential, arguments: agent.recall(user=user, arguments=arguments),
+            read_only=True,
+        ),
+        AgentTool(
+            "get_context",
+            "Get context",
+            CONTEXT_DESCRIPTION,
+            CONTEXT_SCHEMA,
+            lambda user, _credential, arguments: agent.context(user=user, arguments=arguments),
             read_only=True,
         ),
         AgentTool(

@@ -15,7 +15,7 @@ from tests.mcp.conftest import Agent, agent_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-AGENT_TOOLS = {"remember", "recall", "forget", "restore_memory", "link", "memory_history"}
+AGENT_TOOLS = {"remember", "recall", "get_context", "forget", "restore_memory", "link", "memory_history"}
 
 
 def test_the_tools_teach_recall_first_and_the_supersede_syntax(asgi_server: str, alice: Persona) -> None:
@@ -36,7 +36,7 @@ def test_the_tools_teach_recall_first_and_the_supersede_syntax(asgi_server: str,
         assert tools[name].input_schema["required"] == ["memory_id"]
     assert tools["link"].input_schema["required"] == ["src", "dst", "type"]
     read_only = {name for name, tool in tools.items() if tool.annotations and tool.annotations.read_only_hint}
-    assert read_only == {"recall", "memory_history", "memory_get", "memory_feed"}
+    assert read_only == {"recall", "get_context", "memory_history", "memory_get", "memory_feed"}
 
 
 def test_remember_answers_what_the_rest_api_answers(asgi_server: str, alice: Persona, mode: str) -> None:
@@ -188,6 +188,33 @@ def test_recall_finds_what_was_remembered(asgi_server: str, alice: Persona, bob:
         wanted["id"]
     ]
     assert agent_for(asgi_server, carol).ok("recall", {"query": "staging database"})["results"] == []
+
+
+def test_get_context_answers_what_the_rest_api_answers(
+    asgi_server: str, alice: Persona, bob: Persona, carol: Persona
+) -> None:
+    agent = agent_for(asgi_server, alice)
+    old = agent.ok("remember", {"content": "The staging database is db-3.", "project": "acme"})["memory"]
+    links = [{"type": "supersedes", "dst": old["id"]}]
+    new = agent.ok("remember", {"content": "The staging database is db-4.", "project": "acme", "links": links})
+    agent.ok("remember", {"content": "Move the staging backups to db-4.", "project": "acme", "kind": "task"})
+    arguments = {"query": "Which database does staging use?", "project": "acme", "max_tokens": 100}
+
+    body = agent.ok("get_context", arguments)
+
+    assert body == alice.client.post("/api/v1/context/", arguments, format="json").json()
+    assert body["items"][0]["id"] == new["memory"]["id"]
+    assert body["items"][0]["was"]["id"] == old["id"]
+    assert "  was: The staging database is db-3. (until " in body["text"]
+    assert [item["section"] for item in body["items"]] == ["facts", "open_loops"]
+    assert body["tokens"] <= 100
+    assert agent_for(asgi_server, bob).ok("get_context", arguments)["items"] == body["items"]
+    assert agent_for(asgi_server, carol).error("get_context", arguments)["code"] == "project_not_found"
+    before = store_snapshot()
+    assert agent.error("get_context", {"query": "staging", "max_tokens": 15})["fields"] == {
+        "max_tokens": ["Ensure this value is greater than or equal to 16."]
+    }
+    assert store_snapshot() == before
 
 
 def test_forget_and_restore_follow_the_rest_rules(
