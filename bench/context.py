@@ -41,7 +41,7 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from memories.context import CANDIDATES, context_pack
+    from memories.context import CANDIDATES, MIN_ITEM_TOKENS, context_pack
     from memories.services import credential_issue
 
     bench = User.objects.get(username="bench")
@@ -88,7 +88,7 @@ def main() -> None:
             useful[budget] += tokens + smallest > budget
 
     runs = len(times["recall"])
-    print(f"{args.size:,} memories, {runs} questions (bench/corpus.py), in process; candidates per pack: {CANDIDATES}")
+    print(f"{args.size:,} memories, {runs} questions (bench/corpus.py), in process; candidates per pack: budget / {MIN_ITEM_TOKENS}, 10 to {CANDIDATES}")
     for name, values in times.items():
         print(f"  {name:14s} p50 {median(values):6.1f} ms  p95 {percentile(values, 0.95):6.1f} ms")
     for budget in budgets:

@@ -21,8 +21,11 @@ from memories.models import Memory
 from memories.recall import RecallHit, recall
 from memories.visibility import visible_memories
 
-# How many of recall's best the pack considers (recall's own maximum).
+# How many of recall's best the pack considers: as many as could fit, up to recall's maximum.
+# An item's line is at least 12 tokens ("- (fact, 2026-12-04) a"), so a budget of B tokens holds
+# at most B / 12 items; asking recall for more would only cost (a deeper walk for 3 × the limit).
 CANDIDATES = 50
+MIN_ITEM_TOKENS = 12
 MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, CONTEXT_TOKENS = 16, 8192, 1000
 # A "was" line quotes the old version's first words: enough to tell what changed.
 WAS_WORDS = 24
@@ -100,7 +103,8 @@ def context_pack(
     kinds: list[str] | None = None,
     as_of: datetime | None = None,
 ) -> ContextPack:
-    hits = recall(user=user, query=query, project_slug=project_slug, kinds=kinds, limit=CANDIDATES, as_of=as_of)
+    limit = min(CANDIDATES, max(10, -(-max_tokens // MIN_ITEM_TOKENS)))
+    hits = recall(user=user, query=query, project_slug=project_slug, kinds=kinds, limit=limit, as_of=as_of)
     last = _last_versions(user, [hit.memory.pk for hit in hits], as_of)
     entries = []
     for hit in hits:
