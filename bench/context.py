@@ -88,7 +88,10 @@ def main() -> None:
             useful[budget] += tokens + smallest > budget
 
     runs = len(times["recall"])
-    print(f"{args.size:,} memories, {runs} questions (bench/corpus.py), in process; candidates per pack: budget / {MIN_ITEM_TOKENS}, 10 to {CANDIDATES}")
+    print(
+        f"{args.size:,} memories, {runs} questions (bench/corpus.py), in process; "
+        f"candidates per pack: budget / {MIN_ITEM_TOKENS}, 10 to {CANDIDATES}"
+    )
     for name, values in times.items():
         print(f"  {name:14s} p50 {median(values):6.1f} ms  p95 {percentile(values, 0.95):6.1f} ms")
     for budget in budgets:

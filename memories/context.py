@@ -23,7 +23,7 @@ from memories.visibility import visible_memories
 
 # How many of recall's best the pack considers: as many as could fit, up to recall's maximum.
 # An item's line is at least 12 tokens ("- (fact, 2026-12-04) a"), so a budget of B tokens holds
-# at most B / 12 items; asking recall for more would only cost (a deeper walk for 3 × the limit).
+# at most B / 12 items; asking recall for more would only cost (a deeper walk, 3 times the limit).
 CANDIDATES = 50
 MIN_ITEM_TOKENS = 12
 MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, CONTEXT_TOKENS = 16, 8192, 1000

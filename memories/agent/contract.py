@@ -31,12 +31,14 @@ from memories.selectors import FEED_STATES
 from memories.services.remember import MAX_SUPERSEDES
 
 __all__ = [
+    "BATCH",
     "CONTEXT",
     "CONTEXT_TOKENS",
     "FEED",
     "FEED_PAGE_SIZE",
     "FEED_STATES",
     "LINK",
+    "MAX_BATCH_ITEMS",
     "MAX_CONTENT_LENGTH",
     "MAX_CONTEXT_TOKENS",
     "MAX_FEED_PAGE_SIZE",
@@ -67,6 +69,9 @@ MAX_PROJECT_SLUG_LENGTH = 64  # Project.slug
 # (json.dumps for the size, the jsonb adapter) can exhaust Python's stack.
 MAX_METADATA_DEPTH = 64
 MIN_RECALL_LIMIT, MAX_RECALL_LIMIT, RECALL_LIMIT = 1, 50, 10
+# Items of one batch write: enough for an import-sized burst, small enough that one request (and
+# an atomic batch's transaction) stays short.
+MAX_BATCH_ITEMS = 200
 MAX_RECALL_KINDS = len(Kind.values)
 MAX_REASON_LENGTH = 2000
 MAX_FEED_QUERY_LENGTH = 500
@@ -153,6 +158,15 @@ CONTEXT = Shape(
         "max_tokens": Integer(minimum=MIN_CONTEXT_TOKENS, maximum=MAX_CONTEXT_TOKENS, default=CONTEXT_TOKENS),
         "kinds": Items(child=Choice(choices=KINDS), required=False, max_length=MAX_RECALL_KINDS),
         "as_of": Timestamp(required=False, allow_null=True),
+    }
+)
+
+# Each item is checked as a remember body on its own (agent.batch), so that one bad item answers
+# its own 400 instead of failing the batch.
+BATCH = Shape(
+    {
+        "items": Items(child=Json(), max_length=MAX_BATCH_ITEMS),
+        "atomic": Boolean(default=False),
     }
 )
 

@@ -48,21 +48,32 @@ class Linked:
     created: bool
 
 
+def remember_parsed(
+    *,
+    user: User,
+    credential: Credential,
+    fields: dict[str, Any],
+    vectors: tuple[list[float], list[list[float]]] | None = None,
+) -> Body:
+    """A remember of arguments the contract has already checked (``remember`` and the batch)."""
+    result = services.memory_remember(
+        user=user,
+        credential=credential,
+        content=fields["content"],
+        kind=fields["kind"],
+        project_slug=fields.get("project"),
+        visibility=fields.get("visibility"),
+        session=fields.get("session"),
+        metadata=fields.get("metadata"),
+        links=[LinkSpec(type=link["type"], dst=link["dst"]) for link in fields.get("links") or []],
+        vectors=vectors,
+    )
+    return remember_body(result)
+
+
 def remember(*, user: User, credential: Credential, arguments: Any, idempotency_key: str | None = None) -> Remembered:
     def perform() -> Body:
-        fields = contract.REMEMBER.parse(arguments)
-        result = services.memory_remember(
-            user=user,
-            credential=credential,
-            content=fields["content"],
-            kind=fields["kind"],
-            project_slug=fields.get("project"),
-            visibility=fields.get("visibility"),
-            session=fields.get("session"),
-            metadata=fields.get("metadata"),
-            links=[LinkSpec(type=link["type"], dst=link["dst"]) for link in fields.get("links") or []],
-        )
-        return remember_body(result)
+        return remember_parsed(user=user, credential=credential, fields=contract.REMEMBER.parse(arguments))
 
     if idempotency_key is None:
         body = perform()

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from memories.agent.errors import as_domain_error, domain_error_body, error_body, server_error_body
+from memories.errors import RateLimited
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +89,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     # DRF's handler adds the headers that go with some errors (WWW-Authenticate, Retry-After).
     response = exception_handler(exc, context)
     if response is None:
-        return Response(body, status=answer)
+        response = Response(body, status=answer)
+        if isinstance(exc, RateLimited):  # a batch's items over the budget (memories.agent.batch)
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     response.data = body
     response.status_code = answer
     return response

@@ -136,6 +136,25 @@ CONTEXT_RESPONSE = response(
         "left_out": 0,
     },
 )
+BATCH_RESPONSE = response(
+    "One stored, one refused",
+    {
+        "results": [
+            {
+                "status": 201,
+                "memory": MEMORY,
+                "absorbed": False,
+                "superseded": [],
+                "skipped": [],
+                "similar_existing": [],
+            },
+            {
+                "status": 404,
+                "error": {"code": "project_not_found", "message": "Project 'globex' not found."},
+            },
+        ]
+    },
+)
 FEED_RESPONSE = response("A page", {"results": [MEMORY], "next": None})
 HISTORY_RESPONSE = response(
     "A two-version chain", {"head": MEMORY["id"], "versions": [OLD_MEMORY, MEMORY], "edges": [LINK]}

@@ -141,6 +141,30 @@ class RecallResponseSerializer(serializers.Serializer[Any]):
     results = RecallHitSerializer(many=True)
 
 
+class BatchInputSerializer(serializers.Serializer[Any]):
+    items = RememberInputSerializer(
+        many=True, help_text=f"Up to {contract.MAX_BATCH_ITEMS} remember bodies, each with its own declarations."
+    )
+    atomic = serializers.BooleanField(
+        default=False,
+        help_text="One transaction for the whole batch: the first item that fails rolls all back and answers "
+        "for the batch (its status and error, the item's index in `fields`).",
+    )
+
+
+class BatchResultSerializer(RememberResponseSerializer):
+    status = serializers.IntegerField(help_text="What the item would have answered alone: 201, 200 (absorbed) or 4xx.")
+    memory = MemorySerializer(required=False)
+    absorbed = serializers.BooleanField(required=False)
+    superseded = serializers.ListField(child=serializers.CharField(), required=False)
+    skipped = SkippedSerializer(many=True, required=False)
+    error = serializers.DictField(required=False, help_text="The error shape's `error`, for a failed item.")
+
+
+class BatchResponseSerializer(serializers.Serializer[Any]):
+    results = BatchResultSerializer(many=True, help_text="One per item, in item order.")
+
+
 class ContextInputSerializer(serializers.Serializer[Any]):
     query = serializers.CharField(max_length=contract.MAX_CONTENT_LENGTH, trim_whitespace=True, allow_blank=False)
     project = serializers.SlugField(required=False, allow_null=True, max_length=contract.MAX_PROJECT_SLUG_LENGTH)

@@ -6,6 +6,7 @@ from memories.api import views
 
 urlpatterns = [
     path("memories/", views.MemoryListView.as_view(), name="memory-list"),
+    path("memories/batch/", views.MemoryBatchView.as_view(), name="memory-batch"),
     path("memories/<str:memory_id>/", views.MemoryDetailView.as_view(), name="memory-detail"),
     path("memories/<str:memory_id>/forget/", views.MemoryForgetView.as_view(), name="memory-forget"),
     path("memories/<str:memory_id>/restore/", views.MemoryRestoreView.as_view(), name="memory-restore"),

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memories.agent import contract
+from memories.agent import batch, contract
 from memories.agent import verbs as agent
 from memories.agent.results import memory_body
 from memories.api import examples as ex
@@ -17,6 +17,8 @@ from memories.api.auth import request_credential, request_user
 from memories.api.pagination import FeedPagination, page_parameters
 from memories.api.schema import error_responses
 from memories.api.serializers import (
+    BatchInputSerializer,
+    BatchResponseSerializer,
     ContextInputSerializer,
     ContextResponseSerializer,
     FeedPageSerializer,
@@ -94,6 +96,42 @@ class MemoryListView(APIView):
             idempotency_key=request.headers.get("Idempotency-Key"),
         )
         return Response(remembered.body, status=status.HTTP_200_OK if remembered.absorbed else status.HTTP_201_CREATED)
+
+
+class MemoryBatchView(APIView):
+    @extend_schema(
+        operation_id="memories_batch",
+        request=BatchInputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: BatchResponseSerializer, **error_responses(403, 404, 409, 422, 429, 503, body=True)},
+        summary="Remember many statements in one request, each answered as it would be alone.",
+        examples=[
+            ex.BATCH_RESPONSE,
+            OpenApiExample(
+                "Two writes, the second replacing an old fact",
+                request_only=True,
+                value={
+                    "items": [
+                        {"content": "The staging database is db-4.", "project": "acme"},
+                        {
+                            "content": "Deploy window is Friday 14:00 UTC.",
+                            "project": "acme",
+                            "links": [{"type": "supersedes", "dst": "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T"}],
+                        },
+                    ]
+                },
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        return Response(
+            batch.remember_batch(
+                user=request_user(request),
+                credential=request_credential(request),
+                arguments=request.data,
+                idempotency_key=request.headers.get("Idempotency-Key"),
+            )
+        )
 
 
 class MemoryDetailView(APIView):

@@ -196,6 +196,14 @@ def embed_sentences(texts: Sequence[str], embedder: Embedder | None = None) -> l
     return [[next(flat) for _ in found] for found in split]
 
 
+def embed_with_sentences(texts: Sequence[str]) -> list[tuple[list[float], list[list[float]]]]:
+    """Each text's vector and its sentences' vectors (as ``embed_sentences``), in one call."""
+    split = [sentences(text) for text in texts]
+    flat = iter(get_embedder().embed([*texts, *(sentence for found in split for sentence in found)]))
+    whole = [next(flat) for _ in texts]
+    return [(vector, [next(flat) for _ in found]) for vector, found in zip(whole, split, strict=True)]
+
+
 __all__ = [
     "BACKENDS",
     "DEFAULT_MODEL_NAME",
@@ -205,5 +213,6 @@ __all__ = [
     "build_embedder",
     "embed_one",
     "embed_sentences",
+    "embed_with_sentences",
     "get_embedder",
 ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from memories.agent import contract
+from memories.agent import batch, contract
 from memories.agent import verbs as agent
 from memories.choices import Kind, LinkType, Visibility
 from memories.errors import ValidationFailed
@@ -145,6 +145,31 @@ RECALL_SCHEMA = _object(
     ["query"],
 )
 
+BATCH_DESCRIPTION = f"""\
+Remember many statements in one call (up to {contract.MAX_BATCH_ITEMS}): `items` is a list of remember \
+arguments, each with its own `links` declarations. Each item is answered as it would be alone, \
+in order: {{"status": 201 or 200 (absorbed), <the remember answer>}} or {{"status": 4xx, "error": \
+{{...}}}}; a bad item does not stop the others. With "atomic": true the batch is all or nothing: \
+the first item that fails rolls back every item and the call fails with that item's error. \
+Each item counts against your rate limit. Answers {{"results": [...]}}."""
+
+BATCH_SCHEMA = _object(
+    {
+        "items": {
+            "type": "array",
+            "items": {
+                **REMEMBER_SCHEMA,
+                "properties": {k: v for k, v in REMEMBER_SCHEMA["properties"].items() if k != "idempotency_key"},
+            },
+            "maxItems": contract.MAX_BATCH_ITEMS,
+            "minItems": 1,
+        },
+        "atomic": {"type": "boolean", "default": False},
+        "idempotency_key": REMEMBER_SCHEMA["properties"]["idempotency_key"],
+    },
+    ["items"],
+)
+
 CONTEXT_DESCRIPTION = """\
 What you know about a question, as a block ready to put in your prompt, within `max_tokens` \
 (counted with the server's embedding tokenizer; never exceeded). The facts are recall's best, \
@@ -245,6 +270,13 @@ def _memory_id(arguments: dict[str, Any]) -> str:
     return memory_id
 
 
+def _remember_batch(user: User, credential: Credential, arguments: dict[str, Any]) -> dict[str, Any]:
+    key = arguments.pop("idempotency_key", None)
+    return batch.remember_batch(
+        user=user, credential=credential, arguments=arguments, idempotency_key=None if key is None else str(key)
+    )
+
+
 def _remember(user: User, credential: Credential, arguments: dict[str, Any]) -> dict[str, Any]:
     key = arguments.pop("idempotency_key", None)
     return agent.remember(
@@ -272,6 +304,7 @@ TOOLS: dict[str, AgentTool] = {
             lambda user, _credential, arguments: agent.recall(user=user, arguments=arguments),
             read_only=True,
         ),
+        AgentTool("remember_batch", "Remember many", BATCH_DESCRIPTION, BATCH_SCHEMA, _remember_batch),
         AgentTool(
             "get_context",
             "Get context",
@@ -342,11 +375,22 @@ def unknown_arguments(tool: AgentTool, arguments: dict[str, Any]) -> dict[str, l
     if "memory_id" in allowed:
         allowed.add("id")
     unknown: dict[str, list[str]] = {}
-    for name in arguments:
-        if name in allowed:
+    for name, value in arguments.items():
+        if name not in allowed:
+            unknown[name] = [_unknown_message(name)]
             continue
-        message = "Unknown argument."
-        if name in {"supersedes", "supersede", "replaces"}:
-            message += ' Declare a replacement with links=[{"type": "supersedes", "dst": "<id>"}].'
-        unknown[name] = [message]
+        # A list of objects (remember_batch's items): each object's arguments too.
+        element = tool.input_schema["properties"].get(name, {}).get("items", {})
+        if isinstance(value, list) and "properties" in element:
+            for index, item in enumerate(value):
+                for key in item if isinstance(item, dict) else ():
+                    if key not in element["properties"]:
+                        unknown[f"{name}[{index}].{key}"] = [_unknown_message(key)]
     return unknown
+
+
+def _unknown_message(name: str) -> str:
+    message = "Unknown argument."
+    if name in {"supersedes", "supersede", "replaces"}:
+        message += ' Declare a replacement with links=[{"type": "supersedes", "dst": "<id>"}].'
+    return message

@@ -70,8 +70,8 @@ def _cursor() -> CursorWrapper:
     return connections[router.db_for_write(RateLimitBucket)].cursor()
 
 
-def _params(key: str, limit: Limit) -> dict[str, str | float]:
-    return {"key": key, "interval": limit.interval, "period": limit.period_seconds, "slack": _SLACK}
+def _params(key: str, limit: Limit, cost: int = 1) -> dict[str, str | float]:
+    return {"key": key, "interval": limit.interval * cost, "period": limit.period_seconds, "slack": _SLACK}
 
 
 def _retry_after(seconds: float | None) -> int:
@@ -79,9 +79,9 @@ def _retry_after(seconds: float | None) -> int:
     return max(1, math.ceil(seconds or 0.0))
 
 
-def rate_limit_take(*, key: str, limit: Limit) -> int | None:
-    """Counts one request against ``key``: None if it is allowed, else seconds to wait."""
-    params = _params(key, limit)
+def rate_limit_take(*, key: str, limit: Limit, cost: int = 1) -> int | None:
+    """Counts ``cost`` requests against ``key`` at once: None if allowed, else seconds to wait."""
+    params = _params(key, limit, cost)
     with _cursor() as cursor:
         if random.randrange(_SWEEP_ONE_IN) == 0:  # a sampling choice, not a secret
             cursor.execute(_SWEEP, {"batch": SWEEP_BATCH})
@@ -115,9 +115,10 @@ def credential_rate_key(credential: Credential) -> str:
     return f"credential:{credential.pk}"
 
 
-def credential_wait(credential: Credential) -> int | None:
-    """Counts a request of this token: None if allowed, else the seconds to wait."""
+def credential_wait(credential: Credential, cost: int = 1) -> int | None:
+    """Counts ``cost`` requests of this token (a batch counts its items): None if allowed, else
+    the seconds to wait."""
     limit = credential_limit()
     if limit is None:
         return None
-    return rate_limit_take(key=credential_rate_key(credential), limit=limit)
+    return rate_limit_take(key=credential_rate_key(credential), limit=limit, cost=cost)

@@ -69,8 +69,10 @@ def memory_remember(
     session: str | None = None,
     metadata: dict[str, Any] | None = None,
     links: list[LinkSpec] | None = None,
+    vectors: tuple[list[float], list[list[float]]] | None = None,
 ) -> RememberResult:
-    """Store ``content`` for ``user``; input is already validated field by field.
+    """Store ``content`` for ``user``; input is already validated field by field. ``vectors``:
+    the content's vector and its sentences', when the caller embedded a batch at once.
 
     Checks run in SPEC R-S10's order: the supersede cap (400), provenance (403), project
     (404), then each declared target (R-S5/R-S6). Everything after the embedding happens in
@@ -81,7 +83,7 @@ def memory_remember(
     other_links = _unique([link for link in links if link.type != LinkType.SUPERSEDES])
     provenance = _check_declaration(credential, supersede_ids)
     project = project_for_member(user=user, slug=project_slug) if project_slug else None
-    embedding, sentence_vectors = _embed(content)
+    embedding, sentence_vectors = vectors if vectors is not None else _embed(content)
     new_memory = Memory(
         content=content,
         content_fingerprint=content_fingerprint(content),

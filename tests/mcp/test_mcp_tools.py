@@ -15,7 +15,16 @@ from tests.mcp.conftest import Agent, agent_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-AGENT_TOOLS = {"remember", "recall", "get_context", "forget", "restore_memory", "link", "memory_history"}
+AGENT_TOOLS = {
+    "remember",
+    "remember_batch",
+    "recall",
+    "get_context",
+    "forget",
+    "restore_memory",
+    "link",
+    "memory_history",
+}
 
 
 def test_the_tools_teach_recall_first_and_the_supersede_syntax(asgi_server: str, alice: Persona) -> None:
@@ -214,6 +223,37 @@ def test_get_context_answers_what_the_rest_api_answers(
     assert agent.error("get_context", {"query": "staging", "max_tokens": 15})["fields"] == {
         "max_tokens": ["Ensure this value is greater than or equal to 16."]
     }
+    assert store_snapshot() == before
+
+
+def test_remember_batch_answers_what_the_rest_api_answers(asgi_server: str, alice: Persona, carol: Persona) -> None:
+    agent = agent_for(asgi_server, alice)
+    old = agent.ok("remember", {"content": "The deploy window is Monday.", "project": "acme"})["memory"]
+    items = [
+        {
+            "content": "The deploy window is Friday.",
+            "project": "acme",
+            "links": [{"type": "supersedes", "dst": old["id"]}],
+        },
+        {"content": "Globex pays net 30.", "project": "globex"},
+        {"content": "Rotate the audit keys.", "kind": "task"},
+    ]
+
+    results = agent.ok("remember_batch", {"items": items, "idempotency_key": "b-1"})["results"]
+
+    assert [result["status"] for result in results] == [201, 404, 201]
+    assert results[0]["superseded"] == [old["id"]]
+    assert results[1]["error"]["code"] == "project_not_found"
+    replay = alice.client.post("/api/v1/memories/batch/", {"items": items}, format="json", HTTP_IDEMPOTENCY_KEY="b-1")
+    assert replay.json() == {"results": results}  # one key, either door
+    before = store_snapshot()
+    refused = agent.error("remember_batch", {"items": items[1:], "atomic": True})
+    assert refused["code"] == "project_not_found"
+    assert refused["fields"] == {"items[0]": ["Project 'globex' not found."]}
+    misspelt = agent.error("remember_batch", {"items": [{"content": "x"}, {"content": "y", "supersedes": ["mem_x"]}]})
+    assert misspelt["code"] == "invalid"
+    assert list(misspelt["fields"]) == ["items[1].supersedes"]
+    assert "links=" in misspelt["fields"]["items[1].supersedes"][0]
     assert store_snapshot() == before
 
 
