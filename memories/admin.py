@@ -259,12 +259,44 @@ class ProjectAdmin(admin.ModelAdmin[Project]):
 
 @admin.register(Credential)
 class CredentialAdmin(admin.ModelAdmin[Credential]):
-    list_display = ["prefix", "label", "user", "provenance", "created_at", "last_used_at", "revoked_at"]
-    list_filter = ["provenance", ("revoked_at", admin.EmptyFieldListFilter)]
+    list_display = [
+        "prefix",
+        "label",
+        "user",
+        "provenance",
+        "scope",
+        "expires_at",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    ]
+    list_filter = ["provenance", "read_only", ("revoked_at", admin.EmptyFieldListFilter)]
     search_fields = ["prefix", "label", "user__username"]
     list_select_related = ["user"]
-    readonly_fields = ["user", "prefix", "token_hash", "provenance", "created_at", "last_used_at", "revoked_at"]
+    readonly_fields = [
+        "user",
+        "prefix",
+        "token_hash",
+        "provenance",
+        "scope",
+        "expires_at",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    ]
     fields = ["user", "label", *readonly_fields[1:]]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Credential]:
+        return super().get_queryset(request).prefetch_related("projects")
+
+    @admin.display(description="scope")
+    def scope(self, obj: Credential) -> str:
+        """What the token is narrowed to, as issue_token set it (fixed for the token's life)."""
+        parts = [f"projects: {', '.join(sorted(project.slug for project in obj.projects.all()))}"]
+        parts = parts if obj.projects.all() else []
+        parts += ["read-only"] if obj.read_only else []
+        return "; ".join(parts) or "full"
+
     actions = ["revoke"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

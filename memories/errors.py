@@ -21,6 +21,8 @@ class ErrorCode(StrEnum):
     IDEMPOTENCY_IN_PROGRESS = "idempotency_in_progress"
     LINK_TARGET_NOT_FOUND = "link_target_not_found"
     RATE_LIMITED = "rate_limited"
+    READ_ONLY_TOKEN = "read_only_token"
+    OUTSIDE_TOKEN_SCOPE = "outside_token_scope"
 
 
 class DomainError(Exception):

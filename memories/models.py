@@ -7,6 +7,8 @@ live memory with a successor or rewrite an event.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.postgres.indexes import GinIndex
@@ -95,6 +97,21 @@ class Membership(models.Model):
         return f"{self.user} in {self.project} ({self.role})"
 
 
+@dataclass(frozen=True)
+class TokenScope:
+    """What the token a request came with narrows its user to (set on the request's user by
+    ``memories.platform.tokens``; read by ``memories.visibility``)."""
+
+    project_ids: frozenset[int] | None  # None: not narrowed to projects
+    read_only: bool
+
+
+def token_scope(user: object) -> TokenScope | None:
+    """The scope of the token ``user`` came with, or None (a full token, a session, no one)."""
+    scope = getattr(user, "token_scope", None)
+    return scope if isinstance(scope, TokenScope) else None
+
+
 class Credential(models.Model):
     """An API token. Only its SHA-256 is stored; ``prefix`` identifies it to people."""
 
@@ -106,6 +123,12 @@ class Credential(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # The token's scope; it only ever narrows what its user may see and do (memories.visibility).
+    # Projects: none = all the user's memories; some = only memories of those projects (and
+    # writes only into them). Read-only: no write of any kind. Expired: refused like a revoked one.
+    projects = models.ManyToManyField(Project, blank=True, related_name="+")
+    read_only = models.BooleanField(default=False)
+    expires_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

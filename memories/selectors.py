@@ -16,7 +16,7 @@ from pgvector.django import CosineDistance
 from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
-from memories.models import Link, Memory, MemoryEvent, MemorySentence, Project
+from memories.models import Link, Memory, MemoryEvent, MemorySentence, Project, token_scope
 from memories.ranking import (
     FIRST_K,
     CompiledParts,
@@ -185,7 +185,9 @@ def _similar_parts(user: User, project: Project | None, excluded: int, k: int) -
     # The database visible_memories reads from (the router's choice), without building the
     # rule's queryset on a hit: that alone cost about half of what the cache saves.
     alias = Memory.objects.db
-    key = (alias, user.pk, user.is_superuser, project.pk if project is not None else None, excluded, k)
+    # A scoped token's rule differs from its user's (memories.visibility): the scope is in the key.
+    scope = token_scope(user)
+    key = (alias, user.pk, user.is_superuser, scope, project.pk if project is not None else None, excluded, k)
     with _parts_cache_lock:
         compiled = _parts_cache.get(key)
         if compiled is not None:

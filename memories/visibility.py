@@ -35,6 +35,7 @@ from memories.models import (
     MemoryGroupObjectPermission,
     MemoryUserObjectPermission,
     Project,
+    token_scope,
 )
 
 VIEW_PERMISSION = "view_memory"
@@ -55,6 +56,15 @@ def visibility_condition(user: User | AnonymousUser, action: Action = Action.VIE
     action = Action(action)  # an unknown action fails here, never as an empty or open filter
     if not user.is_authenticated:
         return Q(pk__in=[])
+    # A scoped token narrows whatever its user may do (the rule below), never widens it.
+    scope = token_scope(user)
+    if scope is not None and scope.read_only and action != Action.VIEW:
+        return Q(pk__in=[])
+    narrowed = Q(**{f"{through}project_id__in": sorted(scope.project_ids)}) if scope and scope.project_ids else Q()
+    return _rule(user, action, through) & narrowed
+
+
+def _rule(user: User, action: Action, through: str) -> Q:
     if user.is_superuser:
         return Q()
     member_projects = Membership.objects.filter(user_id=user.pk).values("project_id")
@@ -100,4 +110,8 @@ def unrestricted_memories(*, reason: str) -> QuerySet[Memory]:
 def member_projects(user: User | AnonymousUser) -> QuerySet[Project]:
     if not user.is_authenticated:
         return Project.objects.none()
-    return Project.objects.filter(memberships__user_id=user.pk)
+    projects = Project.objects.filter(memberships__user_id=user.pk)
+    scope = token_scope(user)
+    if scope is not None and scope.project_ids:
+        projects = projects.filter(pk__in=sorted(scope.project_ids))
+    return projects

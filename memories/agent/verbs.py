@@ -25,12 +25,22 @@ import memories.context
 import memories.recall
 from memories import selectors, services
 from memories.agent import contract
-from memories.agent.results import context_body, history_body, link_body, memory_body, recall_body, remember_body
+from memories.agent.results import (
+    context_body,
+    history_body,
+    link_body,
+    memory_body,
+    recall_body,
+    remember_body,
+    timestamp,
+)
 from memories.errors import NotFound
-from memories.models import Credential, Memory
+from memories.models import Credential, Membership, Memory, token_scope
 from memories.platform.idempotency import request_fingerprint, run_idempotently
+from memories.platform.ratelimit import credential_limit, credential_remaining
 from memories.platform.replicas import read_alias, replica_reads
 from memories.services import LinkSpec
+from memories.visibility import member_projects
 
 Body = dict[str, Any]
 
@@ -114,6 +124,33 @@ def context(*, user: User, arguments: Any) -> Body:
             as_of=fields.get("as_of"),
         )
         return context_body(pack)
+
+
+def whoami(*, user: User, credential: Credential) -> Body:
+    """Who the caller is, through which token, what that token may reach, and its rate budget."""
+    scope = token_scope(user)
+    roles = dict(Membership.objects.filter(user=user).values_list("project_id", "role"))
+    projects = member_projects(user).order_by("slug")
+    per_minute = credential_limit()
+    return {
+        "user": user.get_username(),
+        "credential": {
+            "label": credential.label,
+            "prefix": credential.prefix,
+            "provenance": credential.provenance,
+            "created_at": timestamp(credential.created_at),
+            "expires_at": timestamp(credential.expires_at),
+        },
+        "scope": {
+            "projects": sorted(project.slug for project in projects) if scope and scope.project_ids else None,
+            "read_only": bool(scope and scope.read_only),
+        },
+        "projects": [{"slug": project.slug, "name": project.name, "role": roles[project.pk]} for project in projects],
+        "rate_limit": {
+            "per_minute": per_minute.requests if per_minute is not None else None,
+            "remaining": credential_remaining(credential),
+        },
+    }
 
 
 def _lifecycle(

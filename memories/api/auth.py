@@ -25,7 +25,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("Use 'Authorization: Bearer <token>'.")
         credential = credential_for_token(parts[1])
         if credential is None:
-            raise exceptions.AuthenticationFailed("Invalid or revoked token.")
+            raise exceptions.AuthenticationFailed("Invalid, revoked or expired token.")
         return credential.user, credential
 
     def authenticate_header(self, request: Request) -> str:

@@ -155,6 +155,22 @@ BATCH_RESPONSE = response(
         ]
     },
 )
+WHOAMI_RESPONSE = response(
+    "A token narrowed to one project, read-only, for 30 days",
+    {
+        "user": "alice",
+        "credential": {
+            "label": "ci-bot",
+            "prefix": "jhXzrY59",
+            "provenance": "authoritative",
+            "created_at": "2026-12-04T22:47:44.582179Z",
+            "expires_at": "2027-01-03T22:47:44.577613Z",
+        },
+        "scope": {"projects": ["acme"], "read_only": True},
+        "projects": [{"slug": "acme", "name": "Acme", "role": "maintainer"}],
+        "rate_limit": {"per_minute": 1200, "remaining": 1199},
+    },
+)
 FEED_RESPONSE = response("A page", {"results": [MEMORY], "next": None})
 HISTORY_RESPONSE = response(
     "A two-version chain", {"head": MEMORY["id"], "versions": [OLD_MEMORY, MEMORY], "edges": [LINK]}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
 from memories.agent import contract
@@ -163,6 +164,47 @@ class BatchResultSerializer(RememberResponseSerializer):
 
 class BatchResponseSerializer(serializers.Serializer[Any]):
     results = BatchResultSerializer(many=True, help_text="One per item, in item order.")
+
+
+# Built from dicts: fields named `label` and `read_only` cannot be declared on a serializer class.
+WHOAMI_CREDENTIAL = inline_serializer(
+    name="WhoamiCredential",
+    fields={
+        "label": serializers.CharField(),
+        "prefix": serializers.CharField(help_text="The token's public prefix (the secret is never shown again)."),
+        "provenance": serializers.ChoiceField(choices=["authoritative", "provisional"]),
+        "created_at": serializers.DateTimeField(),
+        "expires_at": serializers.DateTimeField(allow_null=True),
+    },
+)
+WHOAMI_SCOPE = inline_serializer(
+    name="WhoamiScope",
+    fields={
+        "projects": serializers.ListField(
+            child=serializers.CharField(), allow_null=True, help_text="null: not narrowed to projects."
+        ),
+        "read_only": serializers.BooleanField(),
+    },
+)
+
+
+class WhoamiProjectSerializer(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=["member", "maintainer"])
+
+
+class WhoamiRateSerializer(serializers.Serializer[Any]):
+    per_minute = serializers.IntegerField(allow_null=True, help_text="null: no limit.")
+    remaining = serializers.IntegerField(allow_null=True, help_text="Requests this token may still send now.")
+
+
+class WhoamiSerializer(serializers.Serializer[Any]):
+    user = serializers.CharField()
+    credential = WHOAMI_CREDENTIAL
+    scope = WHOAMI_SCOPE
+    projects = WhoamiProjectSerializer(many=True, help_text="Projects this token reaches, with the user's role.")
+    rate_limit = WhoamiRateSerializer()
 
 
 class ContextInputSerializer(serializers.Serializer[Any]):

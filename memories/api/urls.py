@@ -14,4 +14,5 @@ urlpatterns = [
     path("links/", views.LinkCreateView.as_view(), name="link-create"),
     path("recall/", views.RecallView.as_view(), name="recall"),
     path("context/", views.ContextView.as_view(), name="context"),
+    path("whoami/", views.WhoamiView.as_view(), name="whoami"),
 ]

@@ -32,6 +32,7 @@ from memories.api.serializers import (
     RecallResponseSerializer,
     RememberInputSerializer,
     RememberResponseSerializer,
+    WhoamiSerializer,
 )
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -242,6 +243,17 @@ class ContextView(APIView):
     )
     def post(self, request: Request) -> Response:
         return Response(agent.context(user=request_user(request), arguments=request.data))
+
+
+class WhoamiView(APIView):
+    @extend_schema(
+        operation_id="whoami",
+        responses={200: WhoamiSerializer, **error_responses()},
+        summary="The caller: user, token, what the token may reach, projects with roles, rate budget left.",
+        examples=[ex.WHOAMI_RESPONSE],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(agent.whoami(user=request_user(request), credential=request_credential(request)))
 
 
 class RecallView(APIView):

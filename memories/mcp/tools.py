@@ -306,6 +306,17 @@ TOOLS: dict[str, AgentTool] = {
         ),
         AgentTool("remember_batch", "Remember many", BATCH_DESCRIPTION, BATCH_SCHEMA, _remember_batch),
         AgentTool(
+            "whoami",
+            "Who am I",
+            "Who you are to this server: your user, the token you connect with and what it may reach "
+            "(projects, read-only, expiry), your projects with your role in each, and the requests "
+            'your token may still send this minute. Answers {"user", "credential", "scope", "projects", '
+            '"rate_limit"}.',
+            _object({}, []),
+            lambda user, credential, _arguments: agent.whoami(user=user, credential=credential),
+            read_only=True,
+        ),
+        AgentTool(
             "get_context",
             "Get context",
             CONTEXT_DESCRIPTION,

@@ -48,7 +48,7 @@ def _authenticate(header: str) -> Caller | JsonResponse:
         return _unauthorized("authentication_failed", "Use 'Authorization: Bearer <token>'.")
     credential = credential_for_token(parts[1])
     if credential is None:
-        return _unauthorized("authentication_failed", "Invalid or revoked token.")
+        return _unauthorized("authentication_failed", "Invalid, revoked or expired token.")
     wait = credential_wait(credential)
     if wait is not None:
         # The same budget as the REST API's, refused with its answer, before the SDK sees the call.

@@ -115,6 +115,23 @@ def credential_rate_key(credential: Credential) -> str:
     return f"credential:{credential.pk}"
 
 
+def credential_remaining(credential: Credential) -> int | None:
+    """How many requests this token may still send right now (None: no limit); counts nothing."""
+    limit = credential_limit()
+    if limit is None:
+        return None
+    with _cursor() as cursor:
+        cursor.execute(
+            f"SELECT EXTRACT(EPOCH FROM clock_timestamp() + make_interval(secs => %s) "
+            f"- GREATEST(tat, clock_timestamp()))::float8 FROM {RateLimitBucket._meta.db_table} WHERE key = %s",
+            [limit.period_seconds, credential_rate_key(credential)],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return limit.requests
+    return max(0, min(limit.requests, math.floor(row[0] / limit.interval + 1e-9)))
+
+
 def credential_wait(credential: Credential, cost: int = 1) -> int | None:
     """Counts ``cost`` requests of this token (a batch counts its items): None if allowed, else
     the seconds to wait."""

@@ -13,9 +13,11 @@ import secrets
 import string
 from datetime import timedelta
 
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.db.models import Q, Value
 from django.utils import timezone
 
-from memories.models import Credential
+from memories.models import Credential, TokenScope
 
 TOKEN_SCHEME = "zm"
 _ALPHABET = string.ascii_letters + string.digits
@@ -60,14 +62,24 @@ def credential_for_token(token: str) -> Credential | None:
     prefix = parse_prefix(token)
     if prefix is None:
         return None
-    candidates = Credential.objects.select_related("user").filter(prefix=prefix, revoked_at__isnull=True)
+    candidates = (
+        Credential.objects.select_related("user")
+        .filter(prefix=prefix, revoked_at__isnull=True)
+        # The scope's projects in the same statement: every authenticated request reads them.
+        .annotate(scope_project_ids=ArrayAgg("projects__id", filter=Q(projects__isnull=False), default=Value([])))
+    )
     match = None
     for credential in candidates:
         if hashes_match(token, credential.token_hash):
             match = credential
-    if match is None or not match.user.is_active:
-        return None
     now = timezone.now()
+    if match is None or not match.user.is_active or (match.expires_at is not None and match.expires_at <= now):
+        return None
+    if match.read_only or match.scope_project_ids:
+        # Request-local: the user object was loaded for this request alone.
+        match.user.token_scope = TokenScope(  # type: ignore[attr-defined]
+            project_ids=frozenset(match.scope_project_ids) or None, read_only=match.read_only
+        )
     if match.last_used_at is None or now - match.last_used_at > LAST_USED_RESOLUTION:
         Credential.objects.filter(pk=match.pk).update(last_used_at=now)
         match.last_used_at = now

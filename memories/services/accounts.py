@@ -3,6 +3,8 @@ at the shell) and appends an ``AccountEvent`` in its own transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -10,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memories.choices import AccountAction
-from memories.errors import NotLive
+from memories.errors import NotLive, ValidationFailed
 from memories.models import AccountEvent, Credential, Membership, Project
 from memories.platform.tokens import generate_token, hash_token
 
@@ -99,21 +101,55 @@ def membership_remove(*, actor: User | None, via: str, project: Project, user: U
 
 
 def credential_issue(
-    *, actor: User | None, via: str, user: User, label: str = "", provenance: str
+    *,
+    actor: User | None,
+    via: str,
+    user: User,
+    label: str = "",
+    provenance: str,
+    projects: Sequence[Project] = (),
+    read_only: bool = False,
+    expires_at: datetime | None = None,
 ) -> tuple[Credential, str]:
-    """A new API token for ``user``. The token is returned once and only its hash is kept."""
+    """A new API token for ``user``. The token is returned once and only its hash is kept.
+
+    ``projects``, ``read_only`` and ``expires_at`` narrow it (memories.visibility): projects the
+    user is a member of, no write at all, refused after that moment.
+    """
+    outside = [project.slug for project in projects if not project.memberships.filter(user=user).exists()]
+    if outside:
+        raise ValidationFailed(
+            f"{user.get_username()} is not a member of {', '.join(outside)}; a token reaches no further than its user.",
+            fields={"projects": [f"not a member: {', '.join(outside)}"]},
+        )
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ValidationFailed("A token cannot expire in the past.", fields={"expires_at": ["in the past"]})
     token, prefix = generate_token()
     with transaction.atomic():
         credential = Credential.objects.create(
-            user=user, label=label, prefix=prefix, token_hash=hash_token(token), provenance=provenance
+            user=user,
+            label=label,
+            prefix=prefix,
+            token_hash=hash_token(token),
+            provenance=provenance,
+            read_only=read_only,
+            expires_at=expires_at,
         )
+        credential.projects.set(projects)
         _audit(
             action=AccountAction.TOKEN_ISSUED,
             actor=actor,
             via=via,
             user=user,
             credential=credential,
-            data={"label": label, "provenance": provenance},
+            # The scope, when the token has one (a full token's event keeps its old shape).
+            data={
+                "label": label,
+                "provenance": provenance,
+                **({"projects": sorted(project.slug for project in projects)} if projects else {}),
+                **({"read_only": True} if read_only else {}),
+                **({"expires_at": expires_at.isoformat()} if expires_at is not None else {}),
+            },
         )
     return credential, token
 

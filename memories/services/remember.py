@@ -17,7 +17,7 @@ from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, Loop
 from memories.embedding import EmbeddingError, embed_one, embed_sentences, get_embedder
 from memories.errors import EmbeddingFailed, ErrorCode, Forbidden, NotFound, ValidationFailed
 from memories.locks import advisory_lock, lock_memories, locking
-from memories.models import Credential, Memory
+from memories.models import Credential, Memory, token_scope
 from memories.ranking import tsvector_counts
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
 from memories.services.lifecycle import event_append, link_record, retire_all_by_successor
@@ -78,6 +78,7 @@ def memory_remember(
     (404), then each declared target (R-S5/R-S6). Everything after the embedding happens in
     one transaction: a failure leaves nothing behind (R-S9).
     """
+    _check_token_scope(user, project_slug)
     links = links or []
     supersede_ids = _unique([link.dst for link in links if link.type == LinkType.SUPERSEDES])
     other_links = _unique([link for link in links if link.type != LinkType.SUPERSEDES])
@@ -154,6 +155,21 @@ def memory_remember(
         skipped=skipped,
         similar_existing=similar,
     )
+
+
+def _check_token_scope(user: User, project_slug: str | None) -> None:
+    """A read-only token writes nothing; one narrowed to projects writes only into them (a
+    project outside them answers 404, as one the user is not in: memories.visibility)."""
+    scope = token_scope(user)
+    if scope is None:
+        return
+    if scope.read_only:
+        raise Forbidden("This token is read-only.", code=ErrorCode.READ_ONLY_TOKEN)
+    if scope.project_ids and not project_slug:
+        raise Forbidden(
+            "This token is scoped to projects; name one of them in `project`.",
+            code=ErrorCode.OUTSIDE_TOKEN_SCOPE,
+        )
 
 
 def _check_declaration(credential: Credential | None, supersede_ids: list[str]) -> str:
@@ -235,7 +251,7 @@ def _lock_with_rights(user: User, ids: list[str]) -> dict[str, Memory]:
     the rule twice and compiling it cost more CPU than the statement took to run."""
     wanted = sorted(set(ids))
     alias = Memory.objects.db
-    key = (alias, user.pk, user.is_superuser, len(wanted))
+    key = (alias, user.pk, user.is_superuser, token_scope(user), len(wanted))
     with _lock_sql_lock:
         compiled = _lock_sql.get(key)
         if compiled is not None:

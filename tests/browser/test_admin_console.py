@@ -17,11 +17,13 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.admin.utils import quote
 from django.contrib.auth.models import Permission, User
+from django.utils import timezone
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -379,10 +381,19 @@ def granting_a_memory_to_someone(walk: Walk, story: Story) -> None:
 def revoking_a_token_and_reading_it_in_the_audit_log(walk: Walk) -> None:
     """Tokens → tick one → the revoke action; then Account events names who did it, and how."""
     credential_issue(
-        actor=None, via="tests", user=User.objects.get(username="outsider"), label="laptop", provenance="authoritative"
+        actor=None,
+        via="tests",
+        user=User.objects.get(username="outsider"),
+        label="laptop",
+        provenance="authoritative",
+        read_only=True,
+        expires_at=timezone.now() + timedelta(days=30),
     )
     walk.home()
     walk.open_model("credential")
+    listed = walk.text("result_list")
+    assert "laptop" in listed
+    assert "read-only" in listed  # the token's scope, as issued
     walk.browser.find_element(By.CSS_SELECTOR, "#result_list input.action-select").click()
     Select(walk.browser.find_element(By.NAME, "action")).select_by_value("revoke")
     walk.click(walk.browser.find_element(By.CSS_SELECTOR, "button[name=index]"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
 from memories.choices import State
 from memories.models import Link, Memory, MemoryEvent
@@ -24,6 +25,7 @@ AGENT_TOOLS = {
     "restore_memory",
     "link",
     "memory_history",
+    "whoami",
 }
 
 
@@ -45,7 +47,7 @@ def test_the_tools_teach_recall_first_and_the_supersede_syntax(asgi_server: str,
         assert tools[name].input_schema["required"] == ["memory_id"]
     assert tools["link"].input_schema["required"] == ["src", "dst", "type"]
     read_only = {name for name, tool in tools.items() if tool.annotations and tool.annotations.read_only_hint}
-    assert read_only == {"recall", "get_context", "memory_history", "memory_get", "memory_feed"}
+    assert read_only == {"recall", "get_context", "memory_history", "memory_get", "memory_feed", "whoami"}
 
 
 def test_remember_answers_what_the_rest_api_answers(asgi_server: str, alice: Persona, mode: str) -> None:
@@ -254,6 +256,36 @@ def test_remember_batch_answers_what_the_rest_api_answers(asgi_server: str, alic
     assert misspelt["code"] == "invalid"
     assert list(misspelt["fields"]) == ["items[1].supersedes"]
     assert "links=" in misspelt["fields"]["items[1].supersedes"][0]
+    assert store_snapshot() == before
+
+
+def test_a_scoped_token_is_narrowed_the_same_over_mcp(asgi_server: str, alice: Persona) -> None:
+    from memories.models import Project
+    from memories.services import credential_issue
+
+    personal = agent_for(asgi_server, alice).ok("remember", {"content": "Alice's own ledger note."})["memory"]
+    _, token = credential_issue(
+        actor=None,
+        via="tests",
+        user=alice.user,
+        label="reader",
+        provenance="authoritative",
+        projects=[Project.objects.get(slug="acme")],
+        read_only=True,
+    )
+    reader = Agent(asgi_server, token)
+    before = store_snapshot()
+
+    who = reader.ok("whoami")
+
+    assert who["credential"]["label"] == "reader"
+    assert who["scope"] == {"projects": ["acme"], "read_only": True}
+    assert who["user"] == "alice"
+    assert reader.error("remember", {"content": "A note.", "project": "acme"})["code"] == "read_only_token"
+    assert reader.error("memory_get", {"memory_id": personal["id"]})["code"] == "not_found"
+    rest = APIClient()
+    rest.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert who == rest.get("/api/v1/whoami/").json() | {"rate_limit": who["rate_limit"]}
     assert store_snapshot() == before
 
 
