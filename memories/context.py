@@ -102,9 +102,20 @@ def context_pack(
     project_slug: str | None = None,
     kinds: list[str] | None = None,
     as_of: datetime | None = None,
+    valid_at: datetime | None = None,
+    include_expired: bool = False,
 ) -> ContextPack:
     limit = min(CANDIDATES, max(10, -(-max_tokens // MIN_ITEM_TOKENS)))
-    hits = recall(user=user, query=query, project_slug=project_slug, kinds=kinds, limit=limit, as_of=as_of)
+    hits = recall(
+        user=user,
+        query=query,
+        project_slug=project_slug,
+        kinds=kinds,
+        limit=limit,
+        as_of=as_of,
+        valid_at=valid_at,
+        include_expired=include_expired,
+    )
     last = _last_versions(user, [hit.memory.pk for hit in hits], as_of)
     entries = []
     for hit in hits:

@@ -55,6 +55,8 @@ MEMORY_FIELDS = (
     "loop_status",
     "closed_by",
     "closed_at",
+    "valid_from",
+    "valid_until",
     "created_at",
     "updated_at",
 )
@@ -185,6 +187,11 @@ class Memory(models.Model):
     loop_status = models.CharField(max_length=8, choices=LoopStatus.choices, null=True, blank=True)  # noqa: DJ001
     closed_by = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True, related_name="closed_loops")
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Valid time: when the statement holds in the world, as its writer says (null: open-ended).
+    # Apart from the lifecycle: a memory whose validity has ended stays live and readable;
+    # recall, context and similar_existing leave it out unless asked (docs/api.md).
+    valid_from = models.DateTimeField(null=True, blank=True)
+    valid_until = models.DateTimeField(null=True, blank=True)
 
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -198,14 +205,15 @@ class Memory(models.Model):
             # Each reads its rows from one index alone (an index-only scan), contiguously,
             # without visiting the table: at 100,000 memories a project's rows sat on 7,000
             # different table pages (bench/suite.py).
+            # valid_until rides along: the scans leave out memories whose validity has ended.
             models.Index(
                 fields=["owner", "state", "project"],
-                include=["id", "visibility", "kind", "embedding"],
+                include=["id", "visibility", "kind", "valid_until", "embedding"],
                 name="memory_owner_scan_idx",
             ),
             models.Index(
                 fields=["project", "state"],
-                include=["id", "owner", "visibility", "kind", "embedding"],
+                include=["id", "owner", "visibility", "kind", "valid_until", "embedding"],
                 name="memory_project_scan_idx",
             ),
             models.Index(
@@ -261,6 +269,10 @@ class Memory(models.Model):
                 name="memory_lifecycle_consistent",
             ),
             models.CheckConstraint(condition=~Q(superseded_by=F("id")), name="memory_not_own_successor"),
+            models.CheckConstraint(
+                condition=Q(valid_from__isnull=True) | Q(valid_until__isnull=True) | Q(valid_from__lt=F("valid_until")),
+                name="memory_valid_time_ordered",
+            ),
             # Open loops: task and open-question carry a loop status, other kinds none.
             models.CheckConstraint(
                 condition=(

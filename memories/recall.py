@@ -35,7 +35,7 @@ from memories.ranking import (
     sentence_rows_exist,
     weight_for,
 )
-from memories.selectors import HEAVY_COLUMNS, exact_nearest, project_for_member
+from memories.selectors import HEAVY_COLUMNS, exact_nearest, project_for_member, valid_condition
 from memories.visibility import visible_memories
 
 MIN_CANDIDATES = 30
@@ -142,9 +142,13 @@ def recall(
     limit: int = 10,
     include_superseded: bool = False,
     as_of: datetime | None = None,
+    valid_at: datetime | None = None,
+    include_expired: bool = False,
     use_text: bool = True,
 ) -> list[RecallHit]:
-    """``use_text=False`` ranks by the vectors alone (for measuring what fusion adds)."""
+    """``valid_at``: only memories valid then (valid time); otherwise those whose validity has
+    not ended, or all with ``include_expired``. ``use_text=False`` ranks by the vectors alone
+    (for measuring what fusion adds)."""
     project = project_for_member(user=user, slug=project_slug) if project_slug else None
     try:
         embedding = embed_one(query)
@@ -155,6 +159,8 @@ def recall(
     unscoped = visible_memories(user)
     if kinds:
         unscoped = unscoped.filter(kind__in=kinds)
+    if valid_at is not None or not include_expired:
+        unscoped = unscoped.filter(valid_condition(valid_at))
     if as_of is not None:
         unscoped = _as_of(unscoped, as_of, include_superseded)
     else:

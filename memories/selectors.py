@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Now
 from pgvector.django import CosineDistance
 
 from memories.choices import LinkType, State
@@ -30,6 +31,14 @@ from memories.visibility import member_projects, visible_memories
 _MEMORY_RELATED = ("owner", "project")
 # Columns no answer shows: parsing 384 floats per row costs more than the query itself.
 HEAVY_COLUMNS = ("embedding", "search_vector")
+
+
+def valid_condition(at: datetime | None = None) -> Q:
+    """Memories whose valid time holds ``at`` (from valid_from, up to valid_until); without
+    ``at``, those whose validity has not ended (the database's clock, at each run)."""
+    if at is None:
+        return Q(valid_until__isnull=True) | Q(valid_until__gt=Now())
+    return (Q(valid_from__isnull=True) | Q(valid_from__lte=at)) & (Q(valid_until__isnull=True) | Q(valid_until__gt=at))
 
 
 def project_for_member(*, user: User, slug: str) -> Project:
@@ -194,7 +203,12 @@ def _similar_parts(user: User, project: Project | None, excluded: int, k: int) -
             _parts_cache.move_to_end(key)
             return compiled
     slots = [_excluded_slot(n) for n in range(excluded)]
-    own = visible_memories(user).using(alias).filter(owner_id=user.pk, state=State.LIVE).exclude(pk__in=slots)
+    own = (
+        visible_memories(user)
+        .using(alias)
+        .filter(valid_condition(), owner_id=user.pk, state=State.LIVE)
+        .exclude(pk__in=slots)
+    )
     parts = [own.filter(project__isnull=True)]
     if project is not None:
         parts.append(own.filter(project=project))

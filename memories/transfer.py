@@ -69,6 +69,8 @@ def export_lines(memories: Iterable[Memory], *, embeddings: bool = False) -> Ite
             "loop_status": memory.loop_status,
             "closed_by": memory.closed_by_id,
             "closed_at": _time(memory.closed_at),
+            "valid_from": _time(memory.valid_from),
+            "valid_until": _time(memory.valid_until),
             "created_at": _time(memory.created_at),
             "updated_at": _time(memory.updated_at),
         }
@@ -160,6 +162,9 @@ def _validate_memory(row: dict[str, Any]) -> None:
     if not isinstance(row.get("metadata", {}), dict):
         raise BadLine("'metadata' must be an object")
     _when(row, "created_at")
+    valid_from, valid_until = _when(row, "valid_from", required=False), _when(row, "valid_until", required=False)
+    if valid_from is not None and valid_until is not None and valid_from >= valid_until:
+        raise BadLine("'valid_until' must be after 'valid_from'")
     if row["state"] != State.LIVE:
         _when(row, "invalidated_at")
     if row["state"] == State.SUPERSEDED and not isinstance(row.get("superseded_by"), str):
@@ -284,6 +289,8 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
                     else get_embedder().name,
                     state=State.LIVE,
                     loop_status=LoopStatus.OPEN if row["kind"] in LOOP_KINDS else None,
+                    valid_from=_when(row, "valid_from", required=False),
+                    valid_until=_when(row, "valid_until", required=False),
                     created_at=_at(row, "created_at"),
                     updated_at=_at(row, "created_at"),
                 )

@@ -113,9 +113,12 @@ def _metadata(value: Any) -> dict[str, Any]:
     return value
 
 
-def _personal_is_private(values: dict[str, Any]) -> None:
+def _remember_whole(values: dict[str, Any]) -> None:
     if not values.get("project") and values.get("visibility") == Visibility.PROJECT:
         raise Invalid({"visibility": ["A personal memory (no project) is always private."]})
+    start, end = values.get("valid_from"), values.get("valid_until")
+    if start is not None and end is not None and start >= end:
+        raise Invalid({"valid_until": ["valid_until must be after valid_from."]})
 
 
 def memory_id_field(**options: Any) -> Text:
@@ -135,9 +138,11 @@ REMEMBER = Shape(
             required=False,
             max_length=MAX_LINKS,
         ),
+        "valid_from": Timestamp(required=False, allow_null=True),
+        "valid_until": Timestamp(required=False, allow_null=True),
     },
     refine={"metadata": _metadata},
-    whole=_personal_is_private,
+    whole=_remember_whole,
 )
 
 RECALL = Shape(
@@ -148,6 +153,8 @@ RECALL = Shape(
         "limit": Integer(minimum=MIN_RECALL_LIMIT, maximum=MAX_RECALL_LIMIT, default=RECALL_LIMIT),
         "include_superseded": Boolean(default=False),
         "as_of": Timestamp(required=False, allow_null=True),
+        "valid_at": Timestamp(required=False, allow_null=True),
+        "include_expired": Boolean(default=False),
     }
 )
 
@@ -158,6 +165,8 @@ CONTEXT = Shape(
         "max_tokens": Integer(minimum=MIN_CONTEXT_TOKENS, maximum=MAX_CONTEXT_TOKENS, default=CONTEXT_TOKENS),
         "kinds": Items(child=Choice(choices=KINDS), required=False, max_length=MAX_RECALL_KINDS),
         "as_of": Timestamp(required=False, allow_null=True),
+        "valid_at": Timestamp(required=False, allow_null=True),
+        "include_expired": Boolean(default=False),
     }
 )
 

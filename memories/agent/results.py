@@ -44,6 +44,8 @@ def memory_body(memory: Memory) -> dict[str, Any]:
         "loop_status": memory.loop_status,
         "closed_by": memory.closed_by_id,
         "closed_at": timestamp(memory.closed_at),
+        "valid_from": timestamp(memory.valid_from),
+        "valid_until": timestamp(memory.valid_until),
         "created_at": timestamp(memory.created_at),
         "updated_at": timestamp(memory.updated_at),
     }

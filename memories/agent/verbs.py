@@ -76,6 +76,8 @@ def remember_parsed(
         session=fields.get("session"),
         metadata=fields.get("metadata"),
         links=[LinkSpec(type=link["type"], dst=link["dst"]) for link in fields.get("links") or []],
+        valid_from=fields.get("valid_from"),
+        valid_until=fields.get("valid_until"),
         vectors=vectors,
     )
     return remember_body(result)
@@ -108,6 +110,8 @@ def recall(*, user: User, arguments: Any) -> Body:
             limit=fields["limit"],
             include_superseded=fields["include_superseded"],
             as_of=fields.get("as_of"),
+            valid_at=fields.get("valid_at"),
+            include_expired=fields["include_expired"],
         )
         return recall_body(hits)
 
@@ -122,6 +126,8 @@ def context(*, user: User, arguments: Any) -> Body:
             project_slug=fields.get("project"),
             kinds=fields.get("kinds"),
             as_of=fields.get("as_of"),
+            valid_at=fields.get("valid_at"),
+            include_expired=fields["include_expired"],
         )
         return context_body(pack)
 

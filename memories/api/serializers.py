@@ -75,6 +75,15 @@ class RememberInputSerializer(serializers.Serializer[Any]):
         help_text='Typed edges from the new memory. {"type": "supersedes", "dst": "mem_…"} retires the '
         f"named memory in the same write (at most {contract.MAX_SUPERSEDES} distinct targets).",
     )
+    valid_from = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="ISO 8601; when the statement starts to hold in the world."
+    )
+    valid_until = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="ISO 8601; when it stops holding. After it the memory stays live and readable, but recall, "
+        "context and similar_existing leave it out unless asked.",
+    )
 
 
 class FeedQuerySerializer(serializers.Serializer[Any]):
@@ -129,6 +138,12 @@ class RecallInputSerializer(serializers.Serializer[Any]):
     include_superseded = serializers.BooleanField(default=False)
     as_of = serializers.DateTimeField(
         required=False, allow_null=True, help_text="ISO 8601; answers as the store stood then."
+    )
+    valid_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="ISO 8601; only memories whose valid time holds then."
+    )
+    include_expired = serializers.BooleanField(
+        default=False, help_text="Also memories whose valid time has ended (left out by default)."
     )
 
 
@@ -221,6 +236,12 @@ class ContextInputSerializer(serializers.Serializer[Any]):
     )
     as_of = serializers.DateTimeField(
         required=False, allow_null=True, help_text="ISO 8601; the block as the store stood then."
+    )
+    valid_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="ISO 8601; only memories whose valid time holds then."
+    )
+    include_expired = serializers.BooleanField(
+        default=False, help_text="Also memories whose valid time has ended (left out by default)."
     )
 
 

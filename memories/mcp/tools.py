@@ -108,6 +108,16 @@ REMEMBER_SCHEMA = _object(
                 ["type", "dst"],
             ),
         },
+        "valid_from": {
+            "type": ["string", "null"],
+            "format": "date-time",
+            "description": "ISO 8601: when the statement starts to hold in the world (valid time).",
+        },
+        "valid_until": {
+            "type": ["string", "null"],
+            "format": "date-time",
+            "description": "ISO 8601: when it stops holding; after it, recall and context leave it out unless asked.",
+        },
         "idempotency_key": {
             "type": "string",
             "minLength": 1,
@@ -141,6 +151,12 @@ RECALL_SCHEMA = _object(
         },
         "include_superseded": {"type": "boolean", "default": False},
         "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
+        "valid_at": {
+            "type": ["string", "null"],
+            "format": "date-time",
+            "description": "ISO 8601: only memories whose valid time holds then.",
+        },
+        "include_expired": {"type": "boolean", "default": False},
     },
     ["query"],
 )
@@ -194,6 +210,12 @@ CONTEXT_SCHEMA = _object(
             "maxItems": contract.MAX_RECALL_KINDS,
         },
         "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
+        "valid_at": {
+            "type": ["string", "null"],
+            "format": "date-time",
+            "description": "ISO 8601: only memories whose valid time holds then.",
+        },
+        "include_expired": {"type": "boolean", "default": False},
     },
     ["query"],
 )

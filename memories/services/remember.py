@@ -6,6 +6,7 @@ import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -69,6 +70,8 @@ def memory_remember(
     session: str | None = None,
     metadata: dict[str, Any] | None = None,
     links: list[LinkSpec] | None = None,
+    valid_from: datetime | None = None,
+    valid_until: datetime | None = None,
     vectors: tuple[list[float], list[list[float]]] | None = None,
 ) -> RememberResult:
     """Store ``content`` for ``user``; input is already validated field by field. ``vectors``:
@@ -101,6 +104,8 @@ def memory_remember(
         embedding=embedding,
         embedding_model=get_embedder().name,
         loop_status=LoopStatus.OPEN if kind in LOOP_KINDS else None,
+        valid_from=valid_from,
+        valid_until=valid_until,
     )
 
     with transaction.atomic():

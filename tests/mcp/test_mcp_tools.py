@@ -289,6 +289,30 @@ def test_a_scoped_token_is_narrowed_the_same_over_mcp(asgi_server: str, alice: P
     assert store_snapshot() == before
 
 
+def test_valid_time_over_mcp_as_over_rest(asgi_server: str, alice: Persona) -> None:
+    agent = agent_for(asgi_server, alice)
+    ended = agent.ok(
+        "remember",
+        {
+            "content": "The VPN host was vpn1.",
+            "valid_from": "2025-01-01T00:00:00Z",
+            "valid_until": "2025-06-01T00:00:00Z",
+        },
+    )["memory"]
+    assert ended["valid_until"] == "2025-06-01T00:00:00Z"
+    now = agent.ok("recall", {"query": "VPN host"})["results"]
+    then = agent.ok("recall", {"query": "VPN host", "valid_at": "2025-03-01T00:00:00Z"})
+    assert now == []
+    assert [hit["memory"]["id"] for hit in then["results"]] == [ended["id"]]
+    assert (
+        then
+        == alice.client.post(
+            "/api/v1/recall/", {"query": "VPN host", "valid_at": "2025-03-01T00:00:00Z"}, format="json"
+        ).json()
+    )
+    assert agent.ok("get_context", {"query": "VPN host", "include_expired": True})["items"][0]["id"] == ended["id"]
+
+
 def test_forget_and_restore_follow_the_rest_rules(
     asgi_server: str, alice: Persona, bob: Persona, carol: Persona, mode: str
 ) -> None:

@@ -15,7 +15,8 @@ def test_remember_stores_a_trimmed_memory_and_answers_201(alice):
 
     assert response.status_code == 201
     memory = response.json()["memory"]
-    assert set(memory) == set(SPEC_MEMORY_FIELDS)
+    # SPEC §3: "at least" its fields; beyond them, valid time (docs/api.md).
+    assert set(memory) == {*SPEC_MEMORY_FIELDS, "valid_from", "valid_until"}
     assert memory["content"] == "Deploys happen on Mondays."
     assert memory["id"].startswith("mem_")
     assert len(memory["id"]) == 30
