@@ -17,7 +17,16 @@ SERVERS = {
     "gunicorn": "gunicorn, 2 workers of 4 threads, WSGI",
     "uvicorn": "uvicorn, 2 workers, ASGI",
 }
-HTTP_OPERATIONS = ("remember", "remember + 3 supersedes", "recall", "recall in a project", "history", "feed")
+HTTP_OPERATIONS = (
+    "remember",
+    "remember + 3 supersedes",
+    "recall",
+    "recall in a project",
+    "history",
+    "feed",
+    "context (1,000 tokens)",
+    "batch of 50, per item",
+)
 FLOOR = ("embedding alone", "bare SQL (write path)")
 
 
@@ -43,6 +52,11 @@ def targets(results: list[Any]) -> list[tuple[str, str, str, bool]]:
     floor = _p(large, "embedding alone", 0.5) + _p(large, "bare SQL (write path)", 0.5)
     ratio = _p(large, "remember", 0.5) / floor
     add("remember p50 ÷ (embedding p50 + bare SQL p50)" + at, "≤ 2.5", ratio, ratio <= 2.5, "x")
+    # Issue 20: the context pack within a few milliseconds of recall, a batch item cheaper than a write.
+    context_over = _p(large, "context (1,000 tokens)", 0.5) - _p(large, "recall", 0.5)
+    add("context (1,000 tokens) p50 minus recall p50" + at, "≤ 5 ms", context_over, context_over <= 5)
+    per_item = _p(large, "batch of 50, per item", 0.5) / _p(large, "remember", 0.5)
+    add("batch of 50, per item p50 ÷ remember p50" + at, "< 1", per_item, per_item < 1, "x")
     if small is not large:
         for operation in HTTP_OPERATIONS:
             growth = _p(large, operation, 0.5) / _p(small, operation, 0.5)

@@ -253,6 +253,10 @@ def expect(status: int, wanted: int, body: Any) -> None:
         raise SystemExit(f"unexpected answer {status}: {json.dumps(body)[:500]}")
 
 
+# Items per batch write in the latency run (timed per item; a tenth as many batches as requests).
+BATCH_ITEMS = 50
+
+
 def http_latencies(client: Client, fix: Fixtures, runs: int, rng: random.Random) -> dict[str, list[float]]:
     scopes: list[str | None] = [*fix.projects, None]
 
@@ -309,6 +313,21 @@ def http_latencies(client: Client, fix: Fixtures, runs: int, rng: random.Random)
         expect(status, 200, body)
         return ms
 
+    def context(n: int) -> float:
+        status, body, ms = client.call("POST", "/api/v1/context/", {"query": question(rng), "max_tokens": 1000})
+        expect(status, 200, body)
+        if not body["items"] or body["tokens"] > 1000:
+            raise SystemExit(f"context packed {len(body['items'])} items in {body['tokens']} tokens")
+        return ms
+
+    def batch_per_item(n: int) -> float:
+        items = [{"content": content, "kind": kind} for kind, content in (note(rng) for _ in range(BATCH_ITEMS))]
+        status, body, ms = client.call("POST", "/api/v1/memories/batch/", {"items": items})
+        expect(status, 200, body)
+        if any(result["status"] not in (200, 201) for result in body["results"]):
+            raise SystemExit(f"a batch item failed: {body['results']}")
+        return ms / BATCH_ITEMS
+
     for n in range(30):  # warm both workers' connections, caches and the model
         remember(n)
         recall(n)
@@ -319,6 +338,10 @@ def http_latencies(client: Client, fix: Fixtures, runs: int, rng: random.Random)
         "recall in a project": timed("recall in a project", runs, recall_in_project),
         "history": timed("history", runs, history),
         "feed": timed("feed (first page)", runs, feed),
+        "context (1,000 tokens)": timed("context pack of 1,000 tokens", runs, context),
+        f"batch of {BATCH_ITEMS}, per item": timed(
+            f"batch writes of {BATCH_ITEMS}", max(5, runs // 10), batch_per_item
+        ),
     }
 
 
