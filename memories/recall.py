@@ -145,10 +145,12 @@ def recall(
     valid_at: datetime | None = None,
     include_expired: bool = False,
     use_text: bool = True,
+    candidates: int | None = None,
 ) -> list[RecallHit]:
     """``valid_at``: only memories valid then (valid time); otherwise those whose validity has
-    not ended, or all with ``include_expired``. ``use_text=False`` ranks by the vectors alone
-    (for measuring what fusion adds)."""
+    not ended, or all with ``include_expired``. ``candidates``: how many each side proposes
+    (default 3 times the limit). ``use_text=False`` ranks by the vectors alone (for measuring
+    what fusion adds)."""
     project = project_for_member(user=user, slug=project_slug) if project_slug else None
     try:
         embedding = embed_one(query)
@@ -169,7 +171,7 @@ def recall(
     if project is not None:
         memories = unscoped.filter(Q(project=project) | Q(project__isnull=True, owner_id=user.pk))
 
-    candidates = max(limit * 3, MIN_CANDIDATES)
+    candidates = max(candidates or limit * 3, limit, MIN_CANDIDATES)
     exact = ranks_exactly(project=project, kinds=kinds, as_of=as_of)
     if project is not None and as_of is None:
         by_vector = project_ranking(unscoped, user, project, embedding, candidates)
