@@ -145,28 +145,28 @@ REMEMBER = Shape(
     whole=_remember_whole,
 )
 
+# What recall and the context pack both read by: the question and the filters on what it finds.
+_READ_FILTERS = {
+    "query": Text(max_length=MAX_CONTENT_LENGTH),
+    "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False, allow_null=True),
+    "kinds": Items(child=Choice(choices=KINDS), required=False, max_length=MAX_RECALL_KINDS),
+    "as_of": Timestamp(required=False, allow_null=True),
+    "valid_at": Timestamp(required=False, allow_null=True),
+    "include_expired": Boolean(default=False),
+}
+
 RECALL = Shape(
     {
-        "query": Text(max_length=MAX_CONTENT_LENGTH),
-        "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False, allow_null=True),
-        "kinds": Items(child=Choice(choices=KINDS), required=False, max_length=MAX_RECALL_KINDS),
+        **_READ_FILTERS,
         "limit": Integer(minimum=MIN_RECALL_LIMIT, maximum=MAX_RECALL_LIMIT, default=RECALL_LIMIT),
         "include_superseded": Boolean(default=False),
-        "as_of": Timestamp(required=False, allow_null=True),
-        "valid_at": Timestamp(required=False, allow_null=True),
-        "include_expired": Boolean(default=False),
     }
 )
 
 CONTEXT = Shape(
     {
-        "query": Text(max_length=MAX_CONTENT_LENGTH),
-        "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False, allow_null=True),
+        **_READ_FILTERS,
         "max_tokens": Integer(minimum=MIN_CONTEXT_TOKENS, maximum=MAX_CONTEXT_TOKENS, default=CONTEXT_TOKENS),
-        "kinds": Items(child=Choice(choices=KINDS), required=False, max_length=MAX_RECALL_KINDS),
-        "as_of": Timestamp(required=False, allow_null=True),
-        "valid_at": Timestamp(required=False, allow_null=True),
-        "include_expired": Boolean(default=False),
     }
 )
 

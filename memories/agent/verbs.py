@@ -99,19 +99,26 @@ def remember(*, user: User, credential: Credential, arguments: Any, idempotency_
     return Remembered(body=body, absorbed=bool(body["absorbed"]))
 
 
+def _read_filters(fields: dict[str, Any]) -> dict[str, Any]:
+    """contract's read filters (recall's and the context pack's) as their keyword arguments."""
+    return {
+        "query": fields["query"],
+        "project_slug": fields.get("project"),
+        "kinds": fields.get("kinds"),
+        "as_of": fields.get("as_of"),
+        "valid_at": fields.get("valid_at"),
+        "include_expired": fields["include_expired"],
+    }
+
+
 def recall(*, user: User, arguments: Any) -> Body:
     fields = contract.RECALL.parse(arguments)
     with replica_reads():
         hits = memories.recall.recall(
             user=user,
-            query=fields["query"],
-            project_slug=fields.get("project"),
-            kinds=fields.get("kinds"),
             limit=fields["limit"],
             include_superseded=fields["include_superseded"],
-            as_of=fields.get("as_of"),
-            valid_at=fields.get("valid_at"),
-            include_expired=fields["include_expired"],
+            **_read_filters(fields),
         )
         return recall_body(hits)
 
@@ -119,16 +126,7 @@ def recall(*, user: User, arguments: Any) -> Body:
 def context(*, user: User, arguments: Any) -> Body:
     fields = contract.CONTEXT.parse(arguments)
     with replica_reads():
-        pack = memories.context.context_pack(
-            user=user,
-            query=fields["query"],
-            max_tokens=fields["max_tokens"],
-            project_slug=fields.get("project"),
-            kinds=fields.get("kinds"),
-            as_of=fields.get("as_of"),
-            valid_at=fields.get("valid_at"),
-            include_expired=fields["include_expired"],
-        )
+        pack = memories.context.context_pack(user=user, max_tokens=fields["max_tokens"], **_read_filters(fields))
         return context_body(pack)
 
 

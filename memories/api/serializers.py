@@ -126,16 +126,14 @@ class RememberResponseSerializer(serializers.Serializer[Any]):
     hint = serializers.CharField(required=False, help_text="Present when similar_existing is not empty.")
 
 
-class RecallInputSerializer(serializers.Serializer[Any]):
+class ReadFiltersSerializer(serializers.Serializer[Any]):
+    """What recall and the context pack both take (memories.agent.contract's read filters)."""
+
     query = serializers.CharField(max_length=contract.MAX_CONTENT_LENGTH, trim_whitespace=True, allow_blank=False)
     project = serializers.SlugField(required=False, allow_null=True, max_length=contract.MAX_PROJECT_SLUG_LENGTH)
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=Kind.choices), required=False, max_length=contract.MAX_RECALL_KINDS
     )
-    limit = serializers.IntegerField(
-        min_value=contract.MIN_RECALL_LIMIT, max_value=contract.MAX_RECALL_LIMIT, default=contract.RECALL_LIMIT
-    )
-    include_superseded = serializers.BooleanField(default=False)
     as_of = serializers.DateTimeField(
         required=False, allow_null=True, help_text="ISO 8601; answers as the store stood then."
     )
@@ -145,6 +143,13 @@ class RecallInputSerializer(serializers.Serializer[Any]):
     include_expired = serializers.BooleanField(
         default=False, help_text="Also memories whose valid time has ended (left out by default)."
     )
+
+
+class RecallInputSerializer(ReadFiltersSerializer):
+    limit = serializers.IntegerField(
+        min_value=contract.MIN_RECALL_LIMIT, max_value=contract.MAX_RECALL_LIMIT, default=contract.RECALL_LIMIT
+    )
+    include_superseded = serializers.BooleanField(default=False)
 
 
 class RecallHitSerializer(serializers.Serializer[Any]):
@@ -222,26 +227,12 @@ class WhoamiSerializer(serializers.Serializer[Any]):
     rate_limit = WhoamiRateSerializer()
 
 
-class ContextInputSerializer(serializers.Serializer[Any]):
-    query = serializers.CharField(max_length=contract.MAX_CONTENT_LENGTH, trim_whitespace=True, allow_blank=False)
-    project = serializers.SlugField(required=False, allow_null=True, max_length=contract.MAX_PROJECT_SLUG_LENGTH)
+class ContextInputSerializer(ReadFiltersSerializer):
     max_tokens = serializers.IntegerField(
         min_value=contract.MIN_CONTEXT_TOKENS,
         max_value=contract.MAX_CONTEXT_TOKENS,
         default=contract.CONTEXT_TOKENS,
         help_text="The block's budget, counted with the embedding model's tokenizer; never exceeded.",
-    )
-    kinds = serializers.ListField(
-        child=serializers.ChoiceField(choices=Kind.choices), required=False, max_length=contract.MAX_RECALL_KINDS
-    )
-    as_of = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="ISO 8601; the block as the store stood then."
-    )
-    valid_at = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="ISO 8601; only memories whose valid time holds then."
-    )
-    include_expired = serializers.BooleanField(
-        default=False, help_text="Also memories whose valid time has ended (left out by default)."
     )
 
 

@@ -134,15 +134,27 @@ you may see. Call it before remembering, and whenever the conversation touches s
 may have stored. Live memories only unless include_superseded; `as_of` answers as the store \
 stood at that time. Answers {"results": [{"memory", "distance", "score"}]}, best first."""
 
+# What recall and get_context both take (memories.agent.contract's read filters).
+READ_FILTERS_SCHEMA: dict[str, Any] = {
+    "query": {"type": "string", "minLength": 1, "maxLength": contract.MAX_CONTENT_LENGTH},
+    "project": {**PROJECT_SCHEMA, "description": "This project plus your personal scope."},
+    "kinds": {
+        "type": "array",
+        "items": {"type": "string", "enum": list(Kind.values)},
+        "maxItems": contract.MAX_RECALL_KINDS,
+    },
+    "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
+    "valid_at": {
+        "type": ["string", "null"],
+        "format": "date-time",
+        "description": "ISO 8601: only memories whose valid time holds then.",
+    },
+    "include_expired": {"type": "boolean", "default": False},
+}
+
 RECALL_SCHEMA = _object(
     {
-        "query": {"type": "string", "minLength": 1, "maxLength": contract.MAX_CONTENT_LENGTH},
-        "project": {**PROJECT_SCHEMA, "description": "Search this project plus your personal scope."},
-        "kinds": {
-            "type": "array",
-            "items": {"type": "string", "enum": list(Kind.values)},
-            "maxItems": contract.MAX_RECALL_KINDS,
-        },
+        **READ_FILTERS_SCHEMA,
         "limit": {
             "type": "integer",
             "minimum": contract.MIN_RECALL_LIMIT,
@@ -150,13 +162,6 @@ RECALL_SCHEMA = _object(
             "default": contract.RECALL_LIMIT,
         },
         "include_superseded": {"type": "boolean", "default": False},
-        "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
-        "valid_at": {
-            "type": ["string", "null"],
-            "format": "date-time",
-            "description": "ISO 8601: only memories whose valid time holds then.",
-        },
-        "include_expired": {"type": "boolean", "default": False},
     },
     ["query"],
 )
@@ -196,26 +201,13 @@ version says what it was and until when ("was: … (until DATE)"). Answers {"tex
 
 CONTEXT_SCHEMA = _object(
     {
-        "query": {"type": "string", "minLength": 1, "maxLength": contract.MAX_CONTENT_LENGTH},
-        "project": {**PROJECT_SCHEMA, "description": "This project plus your personal scope."},
+        **READ_FILTERS_SCHEMA,
         "max_tokens": {
             "type": "integer",
             "minimum": contract.MIN_CONTEXT_TOKENS,
             "maximum": contract.MAX_CONTEXT_TOKENS,
             "default": contract.CONTEXT_TOKENS,
         },
-        "kinds": {
-            "type": "array",
-            "items": {"type": "string", "enum": list(Kind.values)},
-            "maxItems": contract.MAX_RECALL_KINDS,
-        },
-        "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
-        "valid_at": {
-            "type": ["string", "null"],
-            "format": "date-time",
-            "description": "ISO 8601: only memories whose valid time holds then.",
-        },
-        "include_expired": {"type": "boolean", "default": False},
     },
     ["query"],
 )
