@@ -25,6 +25,7 @@ from django.contrib.admin.utils import quote
 from django.contrib.auth.models import Permission, User
 from django.utils import timezone
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -190,8 +191,16 @@ class Walk:
         if confirm:
             WebDriverWait(self.browser, 10).until(expected_conditions.alert_is_present())
             self.browser.switch_to.alert.accept()
-        WebDriverWait(self.browser, 10).until(expected_conditions.staleness_of(page))
+        self.wait_for_next_page(page)
         self.arrived()
+
+    def wait_for_next_page(self, page: WebElement) -> None:
+        # Asked about an element while the page is being torn down, chromedriver sometimes
+        # answers "unhandled inspector error" instead of "stale element"; that too means the
+        # old page is going, so ask again rather than fail the walk.
+        WebDriverWait(self.browser, 10, ignored_exceptions=[WebDriverException]).until(
+            expected_conditions.staleness_of(page)
+        )
 
     def link(self, text: str, within: str = "body", *, partial: bool = False) -> WebElement:
         area = self.browser.find_element(By.CSS_SELECTOR, within)
@@ -216,7 +225,7 @@ class Walk:
         box.send_keys(words)
         page = self.browser.find_element(By.TAG_NAME, "html")
         box.send_keys(Keys.ENTER)
-        WebDriverWait(self.browser, 10).until(expected_conditions.staleness_of(page))
+        self.wait_for_next_page(page)
         self.arrived()
 
     def text(self, element_id: str) -> str:
