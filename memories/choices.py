@@ -68,6 +68,9 @@ class AccountAction(models.TextChoices):
     TOKEN_ISSUED = "token_issued"
     TOKEN_RELABELLED = "token_relabelled"
     TOKEN_REVOKED = "token_revoked"
+    WEBHOOK_ADDED = "webhook_added"
+    WEBHOOK_CHANGED = "webhook_changed"
+    WEBHOOK_REMOVED = "webhook_removed"
 
 
 class EventAction(models.TextChoices):
@@ -80,3 +83,24 @@ class EventAction(models.TextChoices):
     LINKED = "linked"
     LINK_REVERTED = "link_reverted"
     IMPORTED = "imported"
+
+
+class FeedEventType(models.TextChoices):
+    """What the event feed and webhooks announce (docs/api.md, "Events and webhooks"). The
+    memory types come from the lifecycle log (a trigger copies those actions); the conflict
+    types from the review queue's table (review's trigger)."""
+
+    MEMORY_CREATED = "memory.created"
+    MEMORY_SUPERSEDED = "memory.superseded"
+    MEMORY_FORGOTTEN = "memory.forgotten"
+    MEMORY_RESTORED = "memory.restored"
+    MEMORY_APPROVED = "memory.approved"
+    MEMORY_PURGED = "memory.purged"
+    CONFLICT_OPENED = "conflict.opened"
+    CONFLICT_RESOLVED = "conflict.resolved"
+
+
+class DeliveryState(models.TextChoices):
+    PENDING = "pending"
+    DELIVERED = "delivered"
+    DEAD = "dead"  # gave up after the last retry; an admin may send it again

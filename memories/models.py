@@ -7,14 +7,18 @@ live memory with a successor or rewrite an event.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.core.validators import URLValidator
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.utils import timezone
@@ -23,7 +27,9 @@ from pgvector.django import HnswIndex, VectorField
 
 from memories.choices import (
     AccountAction,
+    DeliveryState,
     EventAction,
+    FeedEventType,
     Kind,
     LinkOrigin,
     LinkType,
@@ -450,3 +456,132 @@ class RateLimitBucket(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class FeedEvent(models.Model):
+    """One entry of the event feed and the webhooks' outbox source (append-only, a trigger
+    refuses UPDATE and DELETE). Rows are written by database triggers in the transaction of the
+    change they announce (migration 0016 for the memories' lifecycle log, review's for the
+    conflict queue), so no write path can change something without its event, or the reverse.
+
+    ``txid`` is the writing transaction's id. The feed reads in (txid, id) order and only rows of
+    transactions older than every one still running: ids are handed out before commit, so a
+    reader going by id alone could pass an id whose transaction commits a moment later and never
+    see it (memories.selectors.feed_events).
+    """
+
+    type = models.CharField(max_length=32, choices=FeedEventType.choices)
+    # The memory the event is about; for a conflict, the newer of the pair.
+    memory = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="+")
+    # A conflict's older memory.
+    other_memory = models.ForeignKey(Memory, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    project = models.ForeignKey(Project, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    # The lifecycle entry it copies, or the conflict it is about (review's table: no foreign
+    # key, memories knows nothing of review).
+    source_event = models.OneToOneField(
+        MemoryEvent, on_delete=models.PROTECT, null=True, blank=True, related_name="feed_event"
+    )
+    conflict_id = models.BigIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    txid = models.BigIntegerField(db_default=RawSQL("txid_current()", ()), editable=False)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["txid", "id"], name="feed_event_order_idx"),
+            models.Index(fields=["project", "txid", "id"], name="feed_event_project_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=in_choices("type", FeedEventType), name="feed_event_type_valid")
+        ]
+
+    def __str__(self) -> str:
+        return f"evt_{self.pk} {self.type}"
+
+    @property
+    def public_id(self) -> str:
+        return f"evt_{self.pk}"
+
+
+def new_webhook_secret() -> str:
+    return f"whsec_{secrets.token_urlsafe(32)}"
+
+
+class WebhookEndpoint(models.Model):
+    """Where a project's events are sent (memories.webhooks). Managed in the admin by the
+    project's maintainers; every delivery is signed with ``secret`` (docs/api.md)."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="webhook_endpoints")
+    url = models.URLField(
+        max_length=500,
+        validators=[URLValidator(schemes=["http", "https"])],
+        help_text="Where to POST the events (http or https).",
+    )
+    description = models.CharField(max_length=200, blank=True)
+    # Empty: every type.
+    events = ArrayField(
+        models.CharField(max_length=32, choices=FeedEventType.choices),
+        blank=True,
+        default=list,
+        help_text="The event types to send; none chosen sends them all.",
+    )
+    secret = models.CharField(max_length=100, default=new_webhook_secret, editable=False)
+    active = models.BooleanField(default=True, help_text="Inactive endpoints get no new deliveries.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["project__slug", "url"]
+        indexes = [models.Index(fields=["project"], condition=Q(active=True), name="webhook_active_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.project} → {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One event owed to one endpoint: the outbox row, written with the event (a trigger), and
+    its delivery's state. At least once: a receiver deduplicates by the event's id."""
+
+    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey(FeedEvent, on_delete=models.PROTECT, related_name="deliveries")
+    state = models.CharField(max_length=16, choices=DeliveryState.choices, default=DeliveryState.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    # When a sender may next take it: due now, after a backoff, or after a claim's lease.
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True, default="")
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        verbose_name_plural = "webhook deliveries"
+        indexes = [
+            models.Index(fields=["next_attempt_at", "id"], condition=Q(state="pending"), name="delivery_due_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["endpoint", "event"], name="delivery_once_per_endpoint"),
+            models.CheckConstraint(condition=in_choices("state", DeliveryState), name="delivery_state_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"evt_{self.event_id} → {self.endpoint.url} ({self.state})"
+
+
+class WebhookAttempt(models.Model):
+    """One try at a delivery: the log the admin shows."""
+
+    delivery = models.ForeignKey(WebhookDelivery, on_delete=models.CASCADE, related_name="attempt_log")
+    number = models.PositiveIntegerField()
+    at = models.DateTimeField(default=timezone.now)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)  # null: no HTTP answer
+    error = models.TextField(blank=True, default="")
+    milliseconds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["delivery", "number"]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number} of {self.delivery_id}: {self.status or self.error[:40]}"

@@ -11,13 +11,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Now
 from pgvector.django import CosineDistance
 
 from memories.choices import LinkType, State
 from memories.errors import memory_not_found, project_not_found
 from memories.ids import is_memory_id
-from memories.models import Link, Memory, MemoryEvent, MemorySentence, Project, token_scope
+from memories.models import FeedEvent, Link, Memory, MemoryEvent, MemorySentence, Project, token_scope
 from memories.ranking import (
     FIRST_K,
     CompiledParts,
@@ -26,7 +27,7 @@ from memories.ranking import (
     fused_ranking,
     lexical_query,
 )
-from memories.visibility import member_projects, visible_memories
+from memories.visibility import Action, member_projects, visibility_condition, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
 # Columns no answer shows: parsing 384 floats per row costs more than the query itself.
@@ -351,3 +352,56 @@ def memory_events(*, user: User, memory: Memory) -> list[MemoryEvent]:
     named = {memory_id for event in events for memory_id in _named_memory_ids(event.data)}
     shown = set(visible_memories(user).filter(pk__in=named).values_list("pk", flat=True)) if named else set()
     return [event for event in events if set(_named_memory_ids(event.data)) <= shown]
+
+
+# Transactions older than every one still running have all committed or rolled back: no event
+# can appear below this txid any more (FeedEvent's docstring).
+_SETTLED_BELOW = RawSQL("txid_snapshot_xmin(txid_current_snapshot())", ())
+
+
+def feed_event_condition(user: User) -> Q:
+    """The events ``user`` may read: a memory's when they may see the memory; a conflict's when
+    they may moderate both its memories (as the conflict queue shows them, SPEC R-A6)."""
+    return (Q(conflict_id__isnull=True) & visibility_condition(user, through="memory__")) | (
+        Q(conflict_id__isnull=False)
+        & visibility_condition(user, Action.MODERATE, through="memory__")
+        & visibility_condition(user, Action.MODERATE, through="other_memory__")
+    )
+
+
+@dataclass(frozen=True)
+class EventPage:
+    events: list[FeedEvent]
+    # Where the next page starts (the last event's position), or None when the page is empty.
+    last: tuple[int, int] | None
+    more: bool
+
+
+def feed_events_page(
+    *,
+    user: User,
+    project: Project | None = None,
+    types: Sequence[str] = (),
+    since: datetime | None = None,
+    after: tuple[int, int] | None = None,
+    size: int,
+) -> EventPage:
+    """One page of the events ``user`` may read, oldest first, strictly after ``after``.
+
+    Only events of settled transactions are read, so a page never passes an event that commits
+    later: a reader who keeps the last position and asks again misses nothing and sees nothing
+    twice. The price is a lag while a long write (an import, a sweep) is still running.
+    """
+    events = FeedEvent.objects.filter(feed_event_condition(user), txid__lt=_SETTLED_BELOW)
+    if project is not None:
+        events = events.filter(project=project)
+    if types:
+        events = events.filter(type__in=list(types))
+    if since is not None:
+        events = events.filter(created_at__gte=since)
+    if after is not None:
+        txid, event_id = after
+        events = events.filter(Q(txid__gt=txid) | Q(txid=txid, id__gt=event_id))
+    rows = list(events.select_related("project").order_by("txid", "id")[: size + 1])
+    page = rows[:size]
+    return EventPage(events=page, last=(page[-1].txid, page[-1].pk) if page else None, more=len(rows) > size)

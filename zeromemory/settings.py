@@ -389,6 +389,36 @@ TASKS = {
     }
 }
 
+# -- webhooks (memories.webhooks; `manage.py deliver_webhooks` sends them) ---------------------
+
+# Seconds a receiver has to answer one delivery; a slower one counts as a failed attempt.
+WEBHOOK_TIMEOUT_SECONDS = env_float("ZEROMEMORY_WEBHOOK_TIMEOUT_SECONDS", 10.0, 0.1, 120.0)
+
+
+def _retry_delays(name: str, default: list[float]) -> list[float]:
+    raw = env_list(name, [])
+    if not raw:
+        return default
+    try:
+        delays = [float(item) for item in raw]
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be seconds separated by commas, not {raw!r}") from None
+    if any(delay < 0 for delay in delays):
+        raise ImproperlyConfigured(f"{name} must not hold negative delays")
+    return delays
+
+
+# The waits before each retry after a failed attempt; after the last one a delivery is dead
+# (the admin can send it again). The default spans about eleven hours over nine attempts.
+WEBHOOK_RETRY_DELAYS = _retry_delays(
+    "ZEROMEMORY_WEBHOOK_RETRY_DELAYS", [10.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 10800.0, 21600.0]
+)
+# Deliveries sent at once: a slow receiver holds one sender, not the others.
+WEBHOOK_CONCURRENCY = env_int("ZEROMEMORY_WEBHOOK_CONCURRENCY", 4, minimum=1, maximum=64)
+# How often the sender looks for due retries when nothing wakes it (a commit that queued a
+# delivery wakes it at once).
+WEBHOOK_POLL_SECONDS = env_float("ZEROMEMORY_WEBHOOK_POLL_SECONDS", 5.0, 0.05, 300.0)
+
 # -- logging --------------------------------------------------------------------------------
 
 LOG_LEVEL = os.environ.get("ZEROMEMORY_LOG_LEVEL", "INFO").upper()

@@ -22,7 +22,7 @@ from memories.agent.fields import (
     Timestamp,
     slug,
 )
-from memories.choices import Kind, LinkType, Visibility
+from memories.choices import FeedEventType, Kind, LinkType, Visibility
 from memories.context import CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS
 from memories.ids import ID_LENGTH, MEMORY_ID_RE
 from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH
@@ -34,6 +34,8 @@ __all__ = [
     "BATCH",
     "CONTEXT",
     "CONTEXT_TOKENS",
+    "EVENTS",
+    "EVENT_TYPES",
     "FEED",
     "FEED_PAGE_SIZE",
     "FEED_STATES",
@@ -190,4 +192,25 @@ FEED = Shape(
         "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False),
         "q": Text(max_length=MAX_FEED_QUERY_LENGTH, required=False),
     }
+)
+
+EVENT_TYPES = tuple(FeedEventType.values)
+
+
+def _event_types(value: str | None) -> list[str]:
+    """``type``: one event type or several separated by commas."""
+    types = [item.strip() for item in (value or "").split(",") if item.strip()]
+    unknown = [item for item in types if item not in EVENT_TYPES]
+    if unknown:
+        raise Invalid([f"Unknown event type {unknown[0]!r}: choose from {', '.join(EVENT_TYPES)}."])
+    return types
+
+
+EVENTS = Shape(
+    {
+        "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False),
+        "type": Text(required=False, max_length=400),
+        "since": Timestamp(required=False, allow_null=True),
+    },
+    refine={"type": _event_types},
 )

@@ -11,7 +11,7 @@ from django.utils import timezone
 from memories.context import ContextPack
 from memories.embedding.tokens import counter_name
 from memories.humanize import age
-from memories.models import Link, Memory
+from memories.models import FeedEvent, Link, Memory
 from memories.recall import RecallHit
 from memories.selectors import History
 from memories.services import RememberResult
@@ -48,6 +48,20 @@ def memory_body(memory: Memory) -> dict[str, Any]:
         "valid_until": timestamp(memory.valid_until),
         "created_at": timestamp(memory.created_at),
         "updated_at": timestamp(memory.updated_at),
+    }
+
+
+def feed_event_body(event: FeedEvent) -> dict[str, Any]:
+    """One event of the feed, and the envelope of a webhook delivery (docs/api.md). For a
+    conflict, ``memory`` is the newer of the pair and ``data`` names both."""
+    return {
+        "id": event.public_id,
+        "type": event.type,
+        "created_at": timestamp(event.created_at),
+        "project": event.project.slug if event.project is not None else None,
+        "memory": event.memory_id,
+        "conflict": event.conflict_id,
+        "data": event.data,
     }
 
 

@@ -180,3 +180,22 @@ FORGOTTEN_RESPONSE = response(
     "Forgotten",
     MEMORY | {"state": "forgotten", "invalidated_at": "2026-12-03T09:00:00Z", "updated_at": "2026-12-03T09:00:00Z"},
 )
+
+EVENTS_RESPONSE = response(
+    "A page",
+    {
+        "results": [
+            {
+                "id": "evt_41",
+                "type": "memory.created",
+                "created_at": "2026-12-05T09:14:03.112Z",
+                "project": "acme",
+                "memory": "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T",
+                "conflict": None,
+                "data": {},
+            },
+        ],
+        "next": "https://zeromemory.example/api/v1/events/?cursor=MTIzNC40MQ",
+        "has_more": False,
+    },
+)

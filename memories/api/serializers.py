@@ -296,3 +296,38 @@ class HistorySerializer(serializers.Serializer[Any]):
     head = serializers.CharField(allow_null=True, help_text="The newest live version, or null.")
     versions = MemorySerializer(many=True, help_text="Oldest first.")
     edges = LinkSerializer(many=True)
+
+
+class EventsQuerySerializer(serializers.Serializer[Any]):
+    project = serializers.SlugField(
+        required=False, max_length=contract.MAX_PROJECT_SLUG_LENGTH, help_text="Only this project's events."
+    )
+    type = serializers.CharField(
+        required=False,
+        max_length=400,
+        help_text="Only these event types, separated by commas: " + ", ".join(contract.EVENT_TYPES) + ".",
+    )
+    since = serializers.DateTimeField(required=False, help_text="Only events at or after this time.")
+
+
+class FeedEventSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(help_text="evt_ + a number; a webhook delivery carries the same id.")
+    type = serializers.ChoiceField(choices=list(contract.EVENT_TYPES))
+    created_at = serializers.DateTimeField()
+    project = serializers.CharField(allow_null=True)
+    memory = serializers.CharField(help_text="The memory the event is about; for a conflict, the newer one.")
+    conflict = serializers.IntegerField(allow_null=True, help_text="The conflict's id, for conflict events.")
+    data = serializers.DictField(  # type: ignore[assignment]
+        help_text="What happened: a supersede's successor and origin, a retirement's reason, a conflict's "
+        "pair, relation and resolution."
+    )
+
+
+class EventPageSerializer(serializers.Serializer[Any]):
+    results = FeedEventSerializer(many=True, help_text="Oldest first.")
+    next = serializers.URLField(
+        allow_null=True,
+        help_text="Where to continue: after the last event, or this same position when nothing new has "
+        "arrived (poll it). Null only when there is nothing yet and no cursor was given.",
+    )
+    has_more = serializers.BooleanField(help_text="More events are waiting right now.")

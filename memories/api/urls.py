@@ -14,5 +14,6 @@ urlpatterns = [
     path("links/", views.LinkCreateView.as_view(), name="link-create"),
     path("recall/", views.RecallView.as_view(), name="recall"),
     path("context/", views.ContextView.as_view(), name="context"),
+    path("events/", views.EventListView.as_view(), name="event-list"),
     path("whoami/", views.WhoamiView.as_view(), name="whoami"),
 ]

@@ -7,9 +7,10 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
-from memories.agent import batch, contract
+from memories.agent import batch, contract, events
 from memories.agent import verbs as agent
 from memories.agent.results import memory_body
 from memories.api import examples as ex
@@ -21,6 +22,8 @@ from memories.api.serializers import (
     BatchResponseSerializer,
     ContextInputSerializer,
     ContextResponseSerializer,
+    EventPageSerializer,
+    EventsQuerySerializer,
     FeedPageSerializer,
     FeedQuerySerializer,
     HistorySerializer,
@@ -254,6 +257,21 @@ class WhoamiView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(agent.whoami(user=request_user(request), credential=request_credential(request)))
+
+
+class EventListView(APIView):
+    @extend_schema(
+        operation_id="events",
+        parameters=[EventsQuerySerializer, *page_parameters(contract.MAX_FEED_PAGE_SIZE)],
+        responses={200: EventPageSerializer, **error_responses(400, 404)},
+        examples=[ex.EVENTS_RESPONSE],
+        summary="What changed: events of the memories and conflicts the caller may see, oldest first.",
+    )
+    def get(self, request: Request) -> Response:
+        page = events.events_page(user=request_user(request), arguments=request.query_params)
+        if page["next"] is not None:
+            page["next"] = replace_query_param(request.build_absolute_uri(), "cursor", page["next"])
+        return Response(page)
 
 
 class RecallView(APIView):

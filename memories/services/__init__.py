@@ -10,6 +10,8 @@ from memories.services.accounts import (
     membership_set,
     project_create,
     project_rename,
+    webhook_endpoint_remove,
+    webhook_endpoint_save,
 )
 from memories.services.links import link_create
 from memories.services.remember import LinkSpec, RememberResult, memory_remember
@@ -36,4 +38,6 @@ __all__ = [
     "memory_supersede_many",
     "project_create",
     "project_rename",
+    "webhook_endpoint_remove",
+    "webhook_endpoint_save",
 ]

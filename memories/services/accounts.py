@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from memories.choices import AccountAction
 from memories.errors import NotLive, ValidationFailed
-from memories.models import AccountEvent, Credential, Membership, Project
+from memories.models import AccountEvent, Credential, Membership, Project, WebhookEndpoint
 from memories.platform.tokens import generate_token, hash_token
 
 
@@ -179,3 +179,38 @@ def credential_revoke(*, actor: User | None, via: str, credential: Credential) -
         credential.refresh_from_db()
         _audit(action=AccountAction.TOKEN_REVOKED, actor=actor, via=via, user=credential.user, credential=credential)
     return credential
+
+
+def _endpoint_data(endpoint: WebhookEndpoint) -> dict[str, Any]:
+    # Never the secret: the audit log is read by more people than the endpoint's page.
+    return {"url": endpoint.url, "events": list(endpoint.events), "active": endpoint.active}
+
+
+def webhook_endpoint_save(*, actor: User | None, via: str, endpoint: WebhookEndpoint) -> WebhookEndpoint:
+    """Add or change a project's webhook endpoint, audited: it sends the project's memories out."""
+    with transaction.atomic():
+        adding = endpoint.pk is None
+        if adding and endpoint.created_by_id is None:
+            endpoint.created_by = actor
+        endpoint.save()
+        _audit(
+            action=AccountAction.WEBHOOK_ADDED if adding else AccountAction.WEBHOOK_CHANGED,
+            actor=actor,
+            via=via,
+            project=endpoint.project,
+            data=_endpoint_data(endpoint),
+        )
+    return endpoint
+
+
+def webhook_endpoint_remove(*, actor: User | None, via: str, endpoint: WebhookEndpoint) -> None:
+    """Remove an endpoint with its deliveries' log (deactivating it keeps the log)."""
+    with transaction.atomic():
+        _audit(
+            action=AccountAction.WEBHOOK_REMOVED,
+            actor=actor,
+            via=via,
+            project=endpoint.project,
+            data=_endpoint_data(endpoint),
+        )
+        endpoint.delete()

@@ -1,0 +1,318 @@
+"""Signed webhooks: the sender of the outbox that the database fills (docs/api.md, "Webhooks").
+
+A change and its deliveries commit together: a trigger turns each event of the feed into one
+``WebhookDelivery`` per active endpoint of the project that asked for its type (migration 0016).
+The sender (``manage.py deliver_webhooks``, beside the task worker) claims due deliveries with
+``SKIP LOCKED`` and a lease, POSTs them signed, and records each attempt; a failure waits out the
+next backoff delay, and after the last one the delivery is dead until an admin sends it again.
+A sender that dies mid-delivery leaves the claim to expire, and the delivery is sent again: at
+least once, deduplicated by the receiver on the event id, which every retry repeats.
+
+Signature (Stripe's scheme): ``Zeromemory-Signature: t=<unix seconds>,v1=<hex>`` where hex is
+HMAC-SHA256 keyed with the endpoint's secret over ``"<t>.<body>"``, the exact bytes sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+from django.utils import timezone
+
+from memories.agent.results import feed_event_body, memory_body
+from memories.choices import DeliveryState, Visibility
+from memories.models import FeedEvent, Memory, WebhookAttempt, WebhookDelivery
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "zeromemory_webhooks"
+SIGNATURE_HEADER = "Zeromemory-Signature"
+# How far a receiver should accept a signature's timestamp from its own clock (a replay window).
+SIGNATURE_TOLERANCE_SECONDS = 300
+USER_AGENT = "zeromemory-webhooks/1"
+# Kept of a failed answer's body, for the delivery log.
+ERROR_EXCERPT = 300
+
+
+# -- signing ---------------------------------------------------------------------------------
+
+
+def signature(secret: str, timestamp: int, body: bytes) -> str:
+    digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={timestamp},v1={digest}"
+
+
+def verify(secret: str, header: str, body: bytes, *, now: float | None = None) -> bool:
+    """What a receiver does (docs/api.md has the same in a few lines): the signature matches the
+    body as received, and its timestamp is recent."""
+    try:
+        parts = dict(item.split("=", 1) for item in header.split(","))
+        timestamp = int(parts["t"])
+    except (ValueError, KeyError):
+        return False
+    if abs((time.time() if now is None else now) - timestamp) > SIGNATURE_TOLERANCE_SECONDS:
+        return False
+    expected = signature(secret, timestamp, body).split("v1=", 1)[1]
+    return hmac.compare_digest(expected, parts.get("v1", ""))
+
+
+# -- what is sent ----------------------------------------------------------------------------
+
+
+def payload(event: FeedEvent) -> dict[str, Any]:
+    """The event as the feed shows it, with the memories it names as they stand now (a purged
+    one as its tombstone, a retired one retired). Only the project's shared memories are ever
+    named: the outbox trigger queues nothing about a private one."""
+    ids = [event.memory_id, *([event.other_memory_id] if event.other_memory_id else [])]
+    if event.project_id is None:
+        return feed_event_body(event) | {"memories": {}}
+    memories = (
+        Memory.objects.filter(pk__in=ids, project_id=event.project_id, visibility=Visibility.PROJECT)
+        .select_related("owner", "project")
+        .defer("embedding", "search_vector")
+    )
+    return feed_event_body(event) | {"memories": {memory.pk: memory_body(memory) for memory in memories}}
+
+
+# -- claiming and attempting ------------------------------------------------------------------
+
+
+def _lease() -> timedelta:
+    # Longer than any attempt can take, so a live sender always records its attempt first.
+    return timedelta(seconds=settings.WEBHOOK_TIMEOUT_SECONDS + 30)
+
+
+def deliveries_claim(*, limit: int) -> list[int]:
+    """Take up to ``limit`` due deliveries for this sender: pushed past a lease, so that no other
+    sender takes them meanwhile and a crashed one's become due again."""
+    if limit <= 0:
+        return []
+    now = timezone.now()
+    with transaction.atomic():
+        ids = list(
+            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(state=DeliveryState.PENDING, next_attempt_at__lte=now, endpoint__active=True)
+            .order_by("next_attempt_at", "id")
+            .values_list("pk", flat=True)[:limit]
+        )
+        WebhookDelivery.objects.filter(pk__in=ids).update(next_attempt_at=now + _lease())
+    return ids
+
+
+@dataclass(frozen=True)
+class Sent:
+    status: int | None  # None: no HTTP answer
+    error: str
+    milliseconds: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    # A redirect is an answer other than 2xx: urllib would turn the POST into a bodiless GET.
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirects)
+
+
+def _post(url: str, body: bytes, headers: dict[str, str]) -> Sent:
+    started = time.monotonic()
+
+    def took() -> int:
+        return round((time.monotonic() - started) * 1000)
+
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS) as response:
+            response.read(ERROR_EXCERPT)
+            return Sent(response.status, "", took())
+    except urllib.error.HTTPError as answer:
+        excerpt = answer.read(ERROR_EXCERPT).decode(errors="replace")
+        return Sent(answer.code, f"HTTP {answer.code}: {excerpt}".strip(), took())
+    except TimeoutError:
+        return Sent(None, f"no answer within {settings.WEBHOOK_TIMEOUT_SECONDS:g} s", took())
+    except (urllib.error.URLError, OSError, ValueError) as failure:
+        reason = getattr(failure, "reason", failure)
+        if isinstance(reason, TimeoutError | socket.timeout):
+            return Sent(None, f"no answer within {settings.WEBHOOK_TIMEOUT_SECONDS:g} s", took())
+        return Sent(None, f"{type(reason).__name__}: {reason}", took())
+
+
+def delivery_attempt(*, delivery_id: int) -> str | None:
+    """Send one claimed delivery and record the attempt; the state it is left in (None if it was
+    no longer pending, e.g. an admin's action got there first)."""
+    delivery = WebhookDelivery.objects.select_related("endpoint", "event", "event__project").get(pk=delivery_id)
+    if delivery.state != DeliveryState.PENDING:
+        return None
+    number = delivery.attempts + 1
+    body = json.dumps(payload(delivery.event), separators=(",", ":"), ensure_ascii=False).encode()
+    stamp = int(time.time())
+    sent = _post(
+        delivery.endpoint.url,
+        body,
+        {
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "Zeromemory-Event-Id": delivery.event.public_id,
+            "Zeromemory-Event-Type": delivery.event.type,
+            "Zeromemory-Delivery": str(delivery.pk),
+            "Zeromemory-Attempt": str(number),
+            SIGNATURE_HEADER: signature(delivery.endpoint.secret, stamp, body),
+        },
+    )
+    now = timezone.now()
+    delays = settings.WEBHOOK_RETRY_DELAYS
+    if sent.ok:
+        state, changes = DeliveryState.DELIVERED, {"delivered_at": now}
+    elif number > len(delays):
+        state, changes = DeliveryState.DEAD, {}
+    else:
+        state, changes = DeliveryState.PENDING, {"next_attempt_at": now + timedelta(seconds=delays[number - 1])}
+    with transaction.atomic():
+        # Guarded by the state it was claimed in: an admin's resend or a second sender after an
+        # expired lease must not be overwritten by this (late) outcome.
+        updated = WebhookDelivery.objects.filter(
+            pk=delivery.pk, state=DeliveryState.PENDING, attempts=number - 1
+        ).update(
+            state=state,
+            attempts=number,
+            last_attempt_at=now,
+            last_status=sent.status,
+            last_error=sent.error[:2000],
+            **changes,
+        )
+        if updated:
+            WebhookAttempt.objects.create(
+                delivery=delivery,
+                number=number,
+                at=now,
+                status=sent.status,
+                error=sent.error[:2000],
+                milliseconds=sent.milliseconds,
+            )
+    log = logger.info if sent.ok else logger.warning
+    log(
+        "webhook %s %s to %s: attempt %d %s (%d ms) -> %s",
+        delivery.event.public_id,
+        delivery.event.type,
+        delivery.endpoint.url,
+        number,
+        sent.status or sent.error,
+        sent.milliseconds,
+        state,
+    )
+    return state if updated else None
+
+
+def deliveries_resend(*, actor: User | None, delivery_ids: list[int]) -> int:
+    """Send these deliveries again now, delivered or dead ones included, with a fresh retry
+    budget (the admin's action). The log keeps every earlier attempt."""
+    with transaction.atomic():
+        resent = WebhookDelivery.objects.filter(pk__in=delivery_ids).update(
+            state=DeliveryState.PENDING, attempts=0, next_attempt_at=timezone.now(), delivered_at=None
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, '')", [CHANNEL])
+    logger.info("webhook deliveries %s sent again by %s", delivery_ids, actor)
+    return resent
+
+
+def next_due_in(*, cap: float) -> float:
+    """Seconds until the next pending delivery is due (0 if one is), at most ``cap``."""
+    due = (
+        WebhookDelivery.objects.filter(state=DeliveryState.PENDING, endpoint__active=True)
+        .order_by("next_attempt_at")
+        .values_list("next_attempt_at", flat=True)
+        .first()
+    )
+    if due is None:
+        return cap
+    return max(0.0, min(cap, (due - timezone.now()).total_seconds()))
+
+
+# -- the sender loop ----------------------------------------------------------------------------
+
+
+class Sender:
+    """Claims and sends deliveries until ``stop`` is set, ``concurrency`` at a time: a slow
+    receiver holds one thread, not the queue. Woken by the trigger's NOTIFY at commit, and by a
+    timer for retries that fall due."""
+
+    def __init__(self, *, concurrency: int, poll_seconds: float, stop: threading.Event) -> None:
+        self.concurrency = concurrency
+        self.poll_seconds = poll_seconds
+        self.stop = stop
+        self.sent = 0
+
+    def run(self, *, until_idle: bool = False) -> int:
+        """Send until stopped; with ``until_idle``, until nothing is due or in flight (for a
+        one-off run). Returns how many attempts were made."""
+        listener = _listen()
+        in_flight: set[Future[str | None]] = set()
+        with ThreadPoolExecutor(self.concurrency, thread_name_prefix="webhook") as pool:
+            try:
+                while not self.stop.is_set():
+                    in_flight = {future for future in in_flight if not future.done()}
+                    claimed = deliveries_claim(limit=self.concurrency - len(in_flight))
+                    for delivery_id in claimed:
+                        in_flight.add(pool.submit(self._attempt, delivery_id))
+                    if claimed:
+                        continue
+                    wait = next_due_in(cap=self.poll_seconds)
+                    if until_idle and not in_flight and wait > 0:
+                        break
+                    if in_flight:
+                        wait = min(wait, 0.05)
+                    _wait_for_notify(listener, wait)
+            finally:
+                listener.close()
+        return self.sent
+
+    def _attempt(self, delivery_id: int) -> str | None:
+        try:
+            return delivery_attempt(delivery_id=delivery_id)
+        except Exception:
+            # One delivery's surprise must not stop the sender; its lease brings it back.
+            logger.exception("webhook delivery %s failed unexpectedly", delivery_id)
+            return None
+        finally:
+            self.sent += 1
+            connection.close()
+
+
+def _listen() -> Any:
+    import psycopg
+
+    params = {
+        key: value
+        for key, value in connection.get_connection_params().items()
+        if key not in {"cursor_factory", "context", "prepare_threshold"}
+    }
+    listener = psycopg.connect(**params, autocommit=True)
+    listener.execute(f"LISTEN {CHANNEL}")
+    return listener
+
+
+def _wait_for_notify(listener: Any, seconds: float) -> None:
+    if seconds <= 0:
+        return
+    for _ in listener.notifies(timeout=seconds, stop_after=1):
+        pass
