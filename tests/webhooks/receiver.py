@@ -1,0 +1,66 @@
+"""A webhook receiver on a local port, whose behaviour a test switches: answer 204, answer 500,
+take longer than the sender waits, or not listen at all."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from tests.platform.helpers import free_port
+
+
+@dataclass
+class Received:
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def event(self) -> dict[str, Any]:
+        return dict(json.loads(self.body))
+
+
+@dataclass
+class Receiver:
+    port: int = field(default_factory=free_port)
+    mode: str = "ok"  # ok | fail | slow
+    slow_seconds: float = 3.0
+    received: list[Received] = field(default_factory=list)
+    _server: ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/hooks/zeromemory"
+
+    def start(self) -> None:
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if receiver.mode == "slow":
+                    time.sleep(receiver.slow_seconds)
+                receiver.received.append(Received({k.lower(): v for k, v in self.headers.items()}, body))
+                status = 500 if receiver.mode == "fail" else 204
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def event_ids(self) -> list[str]:
+        return [item.headers["zeromemory-event-id"] for item in self.received]
