@@ -323,7 +323,11 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"KindEnum": "memories.choices.Kind"},
+    "ENUM_NAME_OVERRIDES": {
+        "KindEnum": "memories.choices.Kind",
+        "LinkTypeEnum": "memories.choices.LinkType",
+        "EventTypeEnum": "memories.choices.FeedEventType",
+    },
 }
 
 # -- embeddings -----------------------------------------------------------------------------

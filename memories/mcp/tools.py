@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from memories.agent import batch, contract
+from memories.agent import batch, contract, events
 from memories.agent import verbs as agent
 from memories.choices import Kind, LinkType, Visibility
 from memories.errors import ValidationFailed
@@ -264,6 +264,29 @@ FEED_SCHEMA = _object(
     [],
 )
 
+EVENTS_DESCRIPTION = """\
+What changed, oldest first: events of the memories you may see (memory.created, \
+memory.superseded, memory.forgotten, memory.restored, …) and of the conflicts you may moderate \
+(conflict.opened, conflict.resolved), optionally for one project, some types (comma-separated) \
+or since a time. Answers {"results", "next", "has_more"}: keep next and pass it back as cursor \
+to get only what happened after (it stays valid when nothing new has happened)."""
+
+EVENTS_SCHEMA = _object(
+    {
+        "project": {"type": "string", "maxLength": contract.MAX_PROJECT_SLUG_LENGTH},
+        "type": {"type": "string", "maxLength": 400, "description": "Event types, separated by commas."},
+        "since": {"type": "string", "format": "date-time"},
+        "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": contract.MAX_FEED_PAGE_SIZE,
+            "default": contract.FEED_PAGE_SIZE,
+        },
+        "cursor": {"type": "string", "description": "The previous answer's next."},
+    },
+    [],
+)
+
 
 @dataclass(frozen=True)
 class AgentTool:
@@ -387,6 +410,14 @@ TOOLS: dict[str, AgentTool] = {
             FEED_DESCRIPTION,
             FEED_SCHEMA,
             lambda user, _credential, arguments: agent.feed_page(user=user, arguments=arguments),
+            read_only=True,
+        ),
+        AgentTool(
+            "events",
+            "What changed",
+            EVENTS_DESCRIPTION,
+            EVENTS_SCHEMA,
+            lambda user, _credential, arguments: events.events_page(user=user, arguments=arguments or {}),
             read_only=True,
         ),
     ]

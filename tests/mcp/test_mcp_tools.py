@@ -33,7 +33,7 @@ def test_the_tools_teach_recall_first_and_the_supersede_syntax(asgi_server: str,
     tools = {tool.name: tool for tool in agent_for(asgi_server, alice).tools()}
 
     assert set(tools) >= AGENT_TOOLS
-    assert set(tools) - AGENT_TOOLS == {"memory_get", "memory_feed"}
+    assert set(tools) - AGENT_TOOLS == {"memory_get", "memory_feed", "events"}
     remember = tools["remember"]
     assert remember.description is not None
     assert "Recall first" in remember.description
@@ -47,7 +47,7 @@ def test_the_tools_teach_recall_first_and_the_supersede_syntax(asgi_server: str,
         assert tools[name].input_schema["required"] == ["memory_id"]
     assert tools["link"].input_schema["required"] == ["src", "dst", "type"]
     read_only = {name for name, tool in tools.items() if tool.annotations and tool.annotations.read_only_hint}
-    assert read_only == {"recall", "get_context", "memory_history", "memory_get", "memory_feed", "whoami"}
+    assert read_only == {"recall", "get_context", "memory_history", "memory_get", "memory_feed", "whoami", "events"}
 
 
 def test_remember_answers_what_the_rest_api_answers(asgi_server: str, alice: Persona, mode: str) -> None:
@@ -392,3 +392,22 @@ def test_idempotency_key_replays_the_first_answer(asgi_server: str, alice: Perso
     assert agent.error("remember", {**arguments, "content": "Backups run at 03:00."})["code"] == (
         "idempotency_key_reused"
     )
+
+
+def test_events_answer_what_the_rest_feed_answers(asgi_server: str, alice: Persona, carol: Persona) -> None:
+    agent = agent_for(asgi_server, alice)
+    written = agent.ok("remember", {"content": "The wiki moved to Confluence.", "project": "acme"})["memory"]["id"]
+    agent.ok("forget", {"memory_id": written, "reason": "wrong tool"})
+
+    page = agent.ok("events", {"project": "acme"})
+    rest = alice.client.get("/api/v1/events/", {"project": "acme"}).json()
+    assert page["results"] == rest["results"]
+    assert [(event["type"], event["memory"]) for event in page["results"]] == [
+        ("memory.created", written),
+        ("memory.forgotten", written),
+    ]
+    assert agent.ok("events", {"cursor": page["next"]})["results"] == []
+    assert agent.ok("events", {"type": "memory.forgotten"})["results"] == page["results"][1:]
+    refused = agent.error("events", {"type": "memory.deleted"})
+    assert refused["code"] == "invalid"
+    assert agent_for(asgi_server, carol).ok("events", {})["results"] == []
