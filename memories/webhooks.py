@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import socket
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -133,8 +135,26 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 _opener = urllib.request.build_opener(_NoRedirects)
 
 
+def _private_target(url: str) -> str | None:
+    """The address ``url``'s host resolves to when it is not a public one (None if public)."""
+    host = urllib.parse.urlsplit(url).hostname or ""
+    try:
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
+    except OSError:
+        return None  # unresolvable: the attempt itself fails and says so
+    for address in sorted(addresses):
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_unspecified:
+            return address
+    return None
+
+
 def _post(url: str, body: bytes, headers: dict[str, str]) -> Sent:
     started = time.monotonic()
+    if not settings.WEBHOOK_PRIVATE_TARGETS and (address := _private_target(url)) is not None:
+        # Checked before connecting; a name that resolves differently a moment later is not
+        # covered (docs/security.md).
+        return Sent(None, f"refused: the host resolves to {address}, not a public address", 0)
 
     def took() -> int:
         return round((time.monotonic() - started) * 1000)

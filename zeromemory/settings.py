@@ -417,6 +417,10 @@ def _retry_delays(name: str, default: list[float]) -> list[float]:
 WEBHOOK_RETRY_DELAYS = _retry_delays(
     "ZEROMEMORY_WEBHOOK_RETRY_DELAYS", [10.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 10800.0, 21600.0]
 )
+# Whether endpoints may resolve to loopback, private or link-local addresses. On by default (a
+# team's receiver is often inside its own network); turn it off where maintainers must not be
+# able to make the server POST to internal services (docs/security.md, "Webhooks").
+WEBHOOK_PRIVATE_TARGETS = env_bool("ZEROMEMORY_WEBHOOK_PRIVATE_TARGETS", True)
 # Deliveries sent at once: a slow receiver holds one sender, not the others.
 WEBHOOK_CONCURRENCY = env_int("ZEROMEMORY_WEBHOOK_CONCURRENCY", 4, minimum=1, maximum=64)
 # How often the sender looks for due retries when nothing wakes it (a commit that queued a

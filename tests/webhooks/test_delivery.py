@@ -302,3 +302,20 @@ def test_a_staff_team_admin_manages_only_his_projects_endpoints(alice, dave, car
     assert refused.status_code == 200  # the form again: globex is not his to choose
     assert not WebhookEndpoint.objects.filter(url="https://hooks.acme.example/other").exists()
     assert AccountEvent.objects.filter(action="webhook_added", project_slug="acme").count() == 2
+
+
+def test_an_operator_can_refuse_private_addresses(alice, endpoint, receiver, settings):
+    settings.WEBHOOK_PRIVATE_TARGETS = False
+    make_memory(alice.user, "Not sent to a loopback address.", project=endpoint.project)
+    delivery = WebhookDelivery.objects.get()
+
+    assert webhooks.delivery_attempt(delivery_id=delivery.pk) == DeliveryState.PENDING
+
+    attempt = delivery.attempt_log.get()
+    assert attempt.status is None
+    assert attempt.error == "refused: the host resolves to 127.0.0.1, not a public address"
+    assert receiver.received == []
+    settings.WEBHOOK_PRIVATE_TARGETS = True
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=delivery.created_at)
+    assert webhooks.delivery_attempt(delivery_id=delivery.pk) == DeliveryState.DELIVERED
+    assert len(receiver.received) == 1
