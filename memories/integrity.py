@@ -15,7 +15,17 @@ from memories.models import Link, Memory, MemoryEvent
 from memories.services.lifecycle import event_append
 
 RETIRING_ORIGINS = [LinkOrigin.DECLARED, LinkOrigin.HYGIENE, LinkOrigin.MODERATOR]
-REQUIRED_TRIGGERS = {"memoryevent_append_only", "memory_forward_only", "link_forward_only"}
+REQUIRED_TRIGGERS = {
+    "memoryevent_append_only",
+    "memory_forward_only",
+    "link_forward_only",
+    # The event feed and the webhooks' outbox (migration 0016).
+    "memory_event_feed",
+    "feed_event_append_only",
+    "feed_event_outbox",
+}
+# The lifecycle entries the feed announces (the trigger memory_event_feed's WHEN).
+ANNOUNCED_ACTIONS = ["created", "superseded", "forgotten", "restored", "approved", "purged"]
 
 
 @dataclass(frozen=True)
@@ -81,7 +91,15 @@ def find_breaches() -> Iterator[Breach]:
         cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'")
         present = {row[0] for row in cursor.fetchall()}
     for missing in sorted(REQUIRED_TRIGGERS - present):
-        yield Breach("trigger_missing", (), f"the forward-only trigger {missing} is missing or disabled")
+        yield Breach("trigger_missing", (), f"the trigger {missing} is missing or disabled")
+    unannounced = (
+        MemoryEvent.objects.filter(action__in=ANNOUNCED_ACTIONS, feed_event__isnull=True)
+        .order_by("memory_id")
+        .values_list("memory_id", flat=True)
+        .distinct()
+    )
+    for memory_id in unannounced[:1000]:
+        yield Breach("event_not_announced", (memory_id,), "has a lifecycle event missing from the event feed")
 
 
 def _cycles() -> Iterator[Breach]:

@@ -63,6 +63,7 @@ def test_cycles_loops_and_missing_events_are_reported(chain, alice):
         [old.pk, new],
     )
     lonely = make_memory(alice.user, "No birth certificate")
+    bypass("DELETE FROM memories_feedevent WHERE memory_id = %s", [lonely.pk])
     bypass("DELETE FROM memories_memoryevent WHERE memory_id = %s", [lonely.pk])
     bypass("UPDATE memories_memory SET closed_by_id = NULL WHERE id = %s", [old.pk])
 
@@ -86,3 +87,21 @@ def test_a_missing_trigger_is_a_breach(chain):
     assert "trigger_missing" in out
     assert "memoryevent_append_only" in out
     assert Memory.objects.count() == 2
+
+
+def test_a_lifecycle_event_missing_from_the_event_feed_is_a_breach(chain, alice):
+    """A lifecycle entry written while the feed's trigger was off never reaches the feed or a
+    webhook: check_integrity names the memory, and the disabled trigger."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE memories_memoryevent DISABLE TRIGGER memory_event_feed")
+    lonely = make_memory(alice.user, "Written while the feed was switched off.")
+
+    code, out = check()
+
+    assert code == 1
+    assert f"BREACH event_not_announced: {lonely.pk}" in out
+    assert "memory_event_feed" in out
+    assert [line for line in out.splitlines() if "event_not_announced" in line] == [
+        f"BREACH event_not_announced: {lonely.pk}: has a lifecycle event missing from the event feed"
+    ]
