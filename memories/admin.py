@@ -370,7 +370,12 @@ class _TeamAdminOnly:
     def _mine(self, request: HttpRequest, obj: Any) -> bool:
         projects = _maintained_projects(request.user)
         if obj is None:
-            return projects.exists()
+            # Asked for every model on every admin page (the navigation): once per request.
+            cached = getattr(request, "_zm_maintains_a_project", None)
+            if cached is None:
+                cached = projects.exists()
+                setattr(request, "_zm_maintains_a_project", cached)  # noqa: B010
+            return bool(cached)
         project_id = getattr(obj, f"{self.project_path.replace('__', '.')}_id", None)
         if project_id is None:
             target: Any = obj
