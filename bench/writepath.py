@@ -60,6 +60,11 @@ def main() -> None:
     parser.add_argument("--queries", action="store_true")
     parser.add_argument("--statements", action="store_true", help="median time of each statement")
     parser.add_argument("--no-clone", action="store_true", help="write into the seeded store itself")
+    parser.add_argument(
+        "--without-feed",
+        action="store_true",
+        help="an experiment: the event feed's and webhooks' triggers switched off on the copy (their cost)",
+    )
     args = parser.parse_args()
 
     template = f"zm_bench_seed_{args.size}"
@@ -72,6 +77,12 @@ def main() -> None:
     setup_django(fresh=False, database=template)
     if not args.no_clone:
         clone(template)
+    if args.without_feed:
+        from django.db import connection as admin_connection
+
+        with admin_connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE memories_memoryevent DISABLE TRIGGER memory_event_feed")
+            cursor.execute("ALTER TABLE memories_feedevent DISABLE TRIGGER feed_event_outbox")
 
     from django.contrib.auth.models import User
     from django.db import connection
