@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from guardian.admin import GuardedModelAdminMixin
 
 from memories import selectors, services, webhooks
-from memories.choices import DeliveryState, FeedEventType, Role, State
+from memories.choices import DeliveryState, FeedEventType, Role, SecretPolicy, State
 from memories.errors import DomainError
 from memories.ids import is_memory_id
 from memories.models import (
@@ -226,26 +226,50 @@ class MembershipInline(admin.TabularInline[Membership, Project]):
     autocomplete_fields = ["user"]
 
 
+class ProjectForm(forms.ModelForm[Project]):
+    # Optional in the posted form: a client that does not know the policy keeps the default.
+    secret_policy = forms.ChoiceField(
+        choices=SecretPolicy.choices,
+        required=False,
+        initial=SecretPolicy.REDACT,
+        help_text="What a write holding a credential (an API key, a private key, a password in a URL…) gets.",
+    )
+
+    class Meta:
+        model = Project
+        fields = ["slug", "name", "secret_policy"]
+
+    def clean_secret_policy(self) -> str:
+        chosen = self.cleaned_data.get("secret_policy")
+        if chosen:
+            return str(chosen)
+        return self.instance.secret_policy if self.instance.pk else SecretPolicy.REDACT
+
+
 @admin.register(Project)
 class ProjectAdmin(admin.ModelAdmin[Project]):
     """Projects and their members, changed through the account services so that every change
     is audited (AccountEvent) exactly as the commands' changes are."""
 
-    list_display = ["slug", "name", "created_at"]
+    form = ProjectForm
+    list_display = ["slug", "name", "secret_policy", "created_at"]
     search_fields = ["slug", "name"]
+    fields = ["slug", "name", "secret_policy", "created_at"]
     inlines = [MembershipInline]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Project | None = None) -> list[str]:
         # Agents name a project by its slug (API, MCP, scripts): fixed once created.
-        return ["slug", "created_at"] if obj is not None else []
+        return ["slug", "created_at"] if obj is not None else ["created_at"]
 
     def save_model(self, request: HttpRequest, obj: Project, form: Any, change: bool) -> None:
         actor = cast(User, request.user)
+        policies = {name: form.cleaned_data[name] for name in services.PROJECT_POLICIES if name in form.cleaned_data}
         if change:
             services.project_rename(actor=actor, via="admin", project=obj, name=obj.name)
         else:
             project, _ = services.project_create(actor=actor, via="admin", slug=obj.slug, name=obj.name)
             obj.pk = project.pk
+        services.project_set_policy(actor=actor, via="admin", project=obj, **policies)
         obj.refresh_from_db()
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:

@@ -62,6 +62,7 @@ class Role(models.TextChoices):
 class AccountAction(models.TextChoices):
     PROJECT_CREATED = "project_created"
     PROJECT_RENAMED = "project_renamed"
+    PROJECT_POLICY_CHANGED = "project_policy_changed"
     MEMBER_ADDED = "member_added"
     ROLE_CHANGED = "role_changed"
     MEMBER_REMOVED = "member_removed"
@@ -71,6 +72,7 @@ class AccountAction(models.TextChoices):
     WEBHOOK_ADDED = "webhook_added"
     WEBHOOK_CHANGED = "webhook_changed"
     WEBHOOK_REMOVED = "webhook_removed"
+    SECRET_BLOCKED = "secret_blocked"
 
 
 class EventAction(models.TextChoices):
@@ -83,6 +85,7 @@ class EventAction(models.TextChoices):
     LINKED = "linked"
     LINK_REVERTED = "link_reverted"
     IMPORTED = "imported"
+    SECRET_REDACTED = "secret_redacted"
 
 
 class FeedEventType(models.TextChoices):
@@ -104,3 +107,10 @@ class DeliveryState(models.TextChoices):
     PENDING = "pending"
     DELIVERED = "delivered"
     DEAD = "dead"  # gave up after the last retry; an admin may send it again
+
+
+class SecretPolicy(models.TextChoices):
+    """What a project does with a write that holds a credential (memories.secret_guard)."""
+
+    REDACT = "redact", "redact: store it with each credential replaced by [redacted:<type>]"
+    BLOCK = "block", "block: refuse the write (400 secret_detected)"

@@ -23,6 +23,7 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     READ_ONLY_TOKEN = "read_only_token"
     OUTSIDE_TOKEN_SCOPE = "outside_token_scope"
+    SECRET_DETECTED = "secret_detected"
 
 
 class DomainError(Exception):
@@ -40,6 +41,13 @@ class DomainError(Exception):
 class ValidationFailed(DomainError):
     status = 400
     code = ErrorCode.INVALID
+
+
+class SecretDetected(DomainError):
+    """The write holds what looks like a credential, and its project blocks them (nothing stored)."""
+
+    status = 400
+    code = ErrorCode.SECRET_DETECTED
 
 
 class NotFound(DomainError):

@@ -24,8 +24,6 @@ REQUIRED_TRIGGERS = {
     "feed_event_append_only",
     "feed_event_outbox",
 }
-# The lifecycle entries the feed announces (the trigger memory_event_feed's WHEN).
-ANNOUNCED_ACTIONS = ["created", "superseded", "forgotten", "restored", "approved", "purged"]
 
 
 @dataclass(frozen=True)
@@ -92,14 +90,6 @@ def find_breaches() -> Iterator[Breach]:
         present = {row[0] for row in cursor.fetchall()}
     for missing in sorted(REQUIRED_TRIGGERS - present):
         yield Breach("trigger_missing", (), f"the trigger {missing} is missing or disabled")
-    unannounced = (
-        MemoryEvent.objects.filter(action__in=ANNOUNCED_ACTIONS, feed_event__isnull=True)
-        .order_by("memory_id")
-        .values_list("memory_id", flat=True)
-        .distinct()
-    )
-    for memory_id in unannounced[:1000]:
-        yield Breach("event_not_announced", (memory_id,), "has a lifecycle event missing from the event feed")
 
 
 def _cycles() -> Iterator[Breach]:

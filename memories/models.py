@@ -36,6 +36,7 @@ from memories.choices import (
     LoopStatus,
     Provenance,
     Role,
+    SecretPolicy,
     State,
     Visibility,
 )
@@ -78,12 +79,19 @@ class Project(models.Model):
     slug = models.SlugField(max_length=64, unique=True)
     name = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # The secret guard's policy for writes into the project (personal memories: redact).
+    secret_policy = models.CharField(max_length=8, choices=SecretPolicy.choices, default=SecretPolicy.REDACT)
     members: models.ManyToManyField[User, Membership] = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="projects"
     )
 
     class Meta:
         ordering = ["slug"]
+        constraints = [
+            models.CheckConstraint(
+                condition=in_choices("secret_policy", SecretPolicy), name="project_secret_policy_valid"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.slug

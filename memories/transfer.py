@@ -17,9 +17,10 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.dateparse import parse_datetime
 
+from memories import secret_guard
 from memories.choices import (
     LOOP_KINDS,
     AccountAction,
@@ -29,6 +30,7 @@ from memories.choices import (
     LinkType,
     LoopStatus,
     Provenance,
+    SecretPolicy,
     State,
     Visibility,
 )
@@ -40,6 +42,8 @@ from memories.text import content_fingerprint
 BATCH = 500
 CREATION_ACTIONS = frozenset({EventAction.CREATED, EventAction.IMPORTED})
 IMPORTED_DATA = {"source": "import_memories"}
+# Set on an imported memory's row when the secret guard redacted it (what it found).
+REDACTED_KEY = "_redacted"
 
 
 def _time(value: datetime | None) -> str | None:
@@ -196,8 +200,47 @@ def _validate_event(row: dict[str, Any]) -> None:
 VALIDATORS = {"memory": _validate_memory, "link": _validate_link, "event": _validate_event}
 
 
+class _SecretPolicies:
+    """Each project's secret policy, read once per import (a project the file creates: redact)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, str] = {}
+
+    def __call__(self, slug: str | None) -> str:
+        if slug is None:
+            return SecretPolicy.REDACT
+        if slug not in self.known:
+            found = Project.objects.filter(slug=slug).values_list("secret_policy", flat=True).first()
+            self.known[slug] = found or SecretPolicy.REDACT
+        return self.known[slug]
+
+
+def _guard_secrets(row: dict[str, Any], policy_of: _SecretPolicies) -> None:
+    """The write path's secret guard on an imported memory: redacted in place (its vector from
+    the file dropped, it was computed from the secret), or the line refused under ``block``."""
+    screened = secret_guard.screen(row["content"], row.get("metadata"), limit=MAX_CONTENT_LENGTH)
+    if not screened.found:
+        return
+    if policy_of(row.get("project")) == SecretPolicy.BLOCK:
+        raise BadLine(
+            f"holds what looks like a credential ({', '.join(screened.types)}); "
+            f"project {row.get('project')!r} blocks them"
+        )
+    row["content"], row["metadata"] = screened.content, screened.metadata
+    row.pop("embedding", None)
+    row[REDACTED_KEY] = screened.found
+
+
+def _as_history() -> None:
+    """The events this transaction writes restore history rather than announce news: the event
+    feed's trigger leaves them out (migration 0016), so an import sends no webhooks."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('zeromemory.importing', 'on', true)")
+
+
 def parse_lines(lines: Iterable[str], report: ImportReport) -> dict[str, list[tuple[int, dict[str, Any]]]]:
     rows: dict[str, list[tuple[int, dict[str, Any]]]] = {"memory": [], "link": [], "event": []}
+    policy_of = _SecretPolicies()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -206,6 +249,8 @@ def parse_lines(lines: Iterable[str], report: ImportReport) -> dict[str, list[tu
             if not isinstance(row, dict) or row.get("type") not in VALIDATORS:
                 raise BadLine('not an object with "type" memory, link or event')
             VALIDATORS[row["type"]](row)
+            if row["type"] == "memory":
+                _guard_secrets(row, policy_of)
         except (ValueError, BadLine) as error:
             report.bad.append((number, str(error)))
             continue
@@ -300,6 +345,16 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
                 MemoryEvent(memory_id=memory_id, action=EventAction.IMPORTED, actor=None, data=dict(IMPORTED_DATA))
                 for memory_id in unborn
             )
+            MemoryEvent.objects.bulk_create(
+                MemoryEvent(
+                    memory_id=row["id"],
+                    action=EventAction.SECRET_REDACTED,
+                    actor=None,
+                    data={"findings": row[REDACTED_KEY], "via": "import_memories"},
+                )
+                for row in batch
+                if row.get(REDACTED_KEY)
+            )
             # Sentence vectors are derived, not exported: computed here as a write computes them.
             MemorySentence.objects.bulk_create(
                 MemorySentence(memory_id=row["id"], position=position, embedding=vector)
@@ -349,6 +404,7 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
     events = [row for _, row in rows["event"]]
     for batch in _batches(events):
         with transaction.atomic():
+            _as_history()
             present = set(
                 MemoryEvent.objects.filter(memory_id__in={r["memory"] for r in batch}).values_list(
                     "memory_id", "action", "created_at"

@@ -114,6 +114,8 @@ def remember_body(result: RememberResult) -> dict[str, Any]:
         ]
         if body["similar_existing"]:
             body["hint"] = similar_hint(body["similar_existing"][0]["id"])
+    if result.redacted:
+        body["redacted"] = result.redacted
     return body
 
 

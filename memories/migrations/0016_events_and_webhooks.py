@@ -12,7 +12,8 @@ from django.db import migrations, models
 
 # The event feed is written by the database, in the transaction of the change: every path that
 # appends to the lifecycle log (single writes, batches, hygiene, the admin) announces it, and
-# none can announce a change that rolled back. Imports ("imported") are not announced.
+# none can announce a change that rolled back. Imports are not announced: import_memories sets
+# zeromemory.importing for its transactions (a restored backup is not news).
 FEED = """
 CREATE OR REPLACE FUNCTION zeromemory_feed_from_memory_event() RETURNS trigger AS $$
 BEGIN
@@ -28,7 +29,8 @@ $$ LANGUAGE plpgsql;
 CREATE TRIGGER memory_event_feed
     AFTER INSERT ON memories_memoryevent
     FOR EACH ROW
-    WHEN (NEW.action IN ('created', 'superseded', 'forgotten', 'restored', 'approved', 'purged'))
+    WHEN (NEW.action IN ('created', 'superseded', 'forgotten', 'restored', 'approved', 'purged')
+          AND coalesce(current_setting('zeromemory.importing', true), '') <> 'on')
     EXECUTE FUNCTION zeromemory_feed_from_memory_event();
 
 CREATE OR REPLACE FUNCTION zeromemory_feed_append_only() RETURNS trigger AS $$

@@ -3,6 +3,7 @@ appending its lifecycle events inside it and scheduling side effects on commit."
 
 from memories.errors import NotLive
 from memories.services.accounts import (
+    PROJECT_POLICIES,
     credential_issue,
     credential_relabel,
     credential_revoke,
@@ -10,6 +11,7 @@ from memories.services.accounts import (
     membership_set,
     project_create,
     project_rename,
+    project_set_policy,
     webhook_endpoint_remove,
     webhook_endpoint_save,
 )
@@ -20,6 +22,7 @@ from memories.services.sentences import memory_sentences_store
 from memories.services.supersede import Supersession, memory_supersede, memory_supersede_many
 
 __all__ = [
+    "PROJECT_POLICIES",
     "LinkSpec",
     "NotLive",
     "RememberResult",
@@ -38,6 +41,7 @@ __all__ = [
     "memory_supersede_many",
     "project_create",
     "project_rename",
+    "project_set_policy",
     "webhook_endpoint_remove",
     "webhook_endpoint_save",
 ]

@@ -67,6 +67,32 @@ def project_rename(*, actor: User | None, via: str, project: Project, name: str)
     return project
 
 
+# A project's policies: settable by its admins and operators, each change audited.
+PROJECT_POLICIES = ("secret_policy",)
+
+
+def project_set_policy(*, actor: User | None, via: str, project: Project, **policies: Any) -> Project:
+    """Change some of ``project``'s policies (``PROJECT_POLICIES``); audited, one entry per change."""
+    unknown = set(policies) - set(PROJECT_POLICIES)
+    if unknown:
+        raise ValidationFailed(f"Unknown project policy: {', '.join(sorted(unknown))}.")
+    with transaction.atomic():
+        current = Project.objects.select_for_update().values(*policies).get(pk=project.pk) if policies else {}
+        changed = {name: value for name, value in policies.items() if current[name] != value}
+        if changed:
+            Project.objects.filter(pk=project.pk).update(**changed)
+            for name, value in changed.items():
+                _audit(
+                    action=AccountAction.PROJECT_POLICY_CHANGED,
+                    actor=actor,
+                    via=via,
+                    project=project,
+                    data={"policy": name, "from": current[name], "to": value},
+                )
+        project.refresh_from_db()
+    return project
+
+
 def membership_set(*, actor: User | None, via: str, project: Project, user: User, role: str) -> tuple[Membership, bool]:
     """Make ``user`` a member of ``project`` with ``role`` (idempotent; updates the role)."""
     with transaction.atomic():

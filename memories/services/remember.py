@@ -13,13 +13,25 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper
 
-from memories import hooks
-from memories.choices import LOOP_KINDS, EventAction, LinkOrigin, LinkType, LoopStatus, Provenance, State, Visibility
+from memories import hooks, secret_guard
+from memories.choices import (
+    LOOP_KINDS,
+    AccountAction,
+    EventAction,
+    LinkOrigin,
+    LinkType,
+    LoopStatus,
+    Provenance,
+    SecretPolicy,
+    State,
+    Visibility,
+)
 from memories.embedding import EmbeddingError, embed_one, embed_sentences, get_embedder
-from memories.errors import EmbeddingFailed, ErrorCode, Forbidden, NotFound, ValidationFailed
+from memories.errors import EmbeddingFailed, ErrorCode, Forbidden, NotFound, SecretDetected, ValidationFailed
 from memories.locks import advisory_lock, lock_memories, locking
-from memories.models import Credential, Memory, token_scope
+from memories.models import MAX_CONTENT_LENGTH, AccountEvent, Credential, Memory, Project, token_scope
 from memories.ranking import tsvector_counts
+from memories.secret_guard import Screened
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
 from memories.services.lifecycle import event_append, link_record, retire_all_by_successor
 from memories.services.sentences import memory_sentences_store
@@ -45,6 +57,8 @@ class RememberResult:
     skipped: list[dict[str, str]] = field(default_factory=list)
     # None when the write declared a supersede: the list is then not part of the answer.
     similar_existing: list[SimilarMemory] | None = None
+    # What the secret guard replaced: [{"type", "where"}], never the secret itself.
+    redacted: list[dict[str, str]] = field(default_factory=list)
 
 
 def _embed(content: str) -> tuple[list[float], list[list[float]]]:
@@ -87,6 +101,10 @@ def memory_remember(
     other_links = _unique([link for link in links if link.type != LinkType.SUPERSEDES])
     provenance = _check_declaration(credential, supersede_ids)
     project = project_for_member(user=user, slug=project_slug) if project_slug else None
+    screened = _guard_secrets(user=user, credential=credential, project=project, content=content, metadata=metadata)
+    if screened.found:
+        content, metadata = screened.content, screened.metadata
+        vectors = None  # a batch embedded the text as sent; the redacted one is what is stored
     embedding, sentence_vectors = vectors if vectors is not None else _embed(content)
     new_memory = Memory(
         content=content,
@@ -129,6 +147,14 @@ def memory_remember(
                 memory_sentences_store(vectors_by_memory={new_memory.pk: sentence_vectors})
             event_append(memory=new_memory, action=EventAction.CREATED, actor=user, credential=credential)
         superseded = _retire_declared(user, credential, memory, to_retire, skipped, new=absorbing is None)
+        if screened.found:
+            event_append(
+                memory=memory,
+                action=EventAction.SECRET_REDACTED,
+                actor=user,
+                credential=credential,
+                data={"findings": screened.found},
+            )
         for link in other_links:
             if link.dst == memory.pk:
                 logger.info("remember: dropped a %s link from %s to itself", link.type, memory.pk)
@@ -159,6 +185,42 @@ def memory_remember(
         superseded=superseded,
         skipped=skipped,
         similar_existing=similar,
+        redacted=screened.found,
+    )
+
+
+def _guard_secrets(
+    *,
+    user: User,
+    credential: Credential | None,
+    project: Project | None,
+    content: str,
+    metadata: dict[str, Any] | None,
+) -> Screened:
+    """The secret guard under the project's policy: what to store instead (redact), or a 400
+    that stores nothing (block), audited either way without the secret."""
+    screened = secret_guard.screen(content, metadata, limit=MAX_CONTENT_LENGTH)
+    if not screened.found or project is None or project.secret_policy != SecretPolicy.BLOCK:
+        return screened
+    types = ", ".join(screened.types)
+    AccountEvent.objects.create(
+        action=AccountAction.SECRET_BLOCKED,
+        actor=user,
+        via="remember",
+        project_slug=project.slug,
+        username=user.get_username(),
+        credential_prefix=credential.prefix if credential is not None else "",
+        data={"findings": screened.found},
+    )
+    logger.warning("remember: refused a write into %s holding %s (secret guard)", project.slug, types)
+    fields: dict[str, list[str]] = {}
+    for item in screened.found:
+        where = "content" if item["where"] == "content" else "metadata"
+        fields.setdefault(where, []).append(f"looks like a credential ({item['type']}) at {item['where']}")
+    raise SecretDetected(
+        f"Project {project.slug!r} does not store credentials, and this write looks like it holds one ({types}). "
+        "Remove it, or store a reference to where the secret is kept instead; nothing was stored.",
+        fields=fields,
     )
 
 
