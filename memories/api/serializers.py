@@ -115,6 +115,11 @@ class SkippedSerializer(serializers.Serializer[Any]):
     reason = serializers.ChoiceField(choices=["missing", "dead", "self"])
 
 
+class RedactedSerializer(serializers.Serializer[Any]):
+    type = serializers.CharField(help_text="What was found, e.g. aws-access-key, private-key, json-web-token.")
+    where = serializers.CharField(help_text="content, or metadata.<path>.")
+
+
 class RememberResponseSerializer(serializers.Serializer[Any]):
     memory = MemorySerializer()
     absorbed = serializers.BooleanField()
@@ -124,6 +129,11 @@ class RememberResponseSerializer(serializers.Serializer[Any]):
         many=True, required=False, help_text="Present exactly when the write declared no supersedes."
     )
     hint = serializers.CharField(required=False, help_text="Present when similar_existing is not empty.")
+    redacted = RedactedSerializer(
+        many=True,
+        required=False,
+        help_text="Present when the secret guard replaced credentials with [redacted:<type>] (docs/api.md).",
+    )
 
 
 class ReadFiltersSerializer(serializers.Serializer[Any]):
