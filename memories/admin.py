@@ -10,11 +10,13 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.admin.utils import quote, unquote
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from guardian.admin import GuardedModelAdminMixin
@@ -91,6 +93,45 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         user = request.user
         assert isinstance(user, User)
         return visible_memories(user).defer("embedding", "search_vector")
+
+    actions = ["purge_selected"]
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions = super().get_actions(request)
+        if not request.user.is_superuser:  # erasing content is the deployment's admins' alone
+            actions.pop("purge_selected", None)
+        return actions
+
+    @admin.action(description="Purge the selected memories (erase their content for good)")
+    def purge_selected(self, request: HttpRequest, queryset: QuerySet[Memory]) -> HttpResponse | None:
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        ids = sorted(queryset.values_list("pk", flat=True))
+        reason = request.POST.get("reason", "").strip()
+        error = ""
+        if request.POST.get("confirmed") == "yes":
+            if reason:
+                try:
+                    done = services.memory_purge(actor=request.user, via="admin", memory_ids=ids, reason=reason)
+                except DomainError as refused:
+                    self.message_user(request, refused.message, messages.ERROR)
+                    return None
+                already = f" ({len(done.already)} already purged)" if done.already else ""
+                self.message_user(request, f"Purged {len(done.purged)} memories{already}.", messages.WARNING)
+                return None
+            error = "Say why these memories are purged; nothing was purged."
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Purge memories",
+            "opts": self.model._meta,
+            "memories": queryset.select_related("owner", "project").order_by("pk")[:200],
+            "selected": ids,
+            "count": len(ids),
+            "reason": reason,
+            "error": error,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/memories/memory/purge_confirmation.html", context)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

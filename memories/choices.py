@@ -86,6 +86,7 @@ class EventAction(models.TextChoices):
     LINK_REVERTED = "link_reverted"
     IMPORTED = "imported"
     SECRET_REDACTED = "secret_redacted"
+    PURGED = "purged"
 
 
 class FeedEventType(models.TextChoices):

@@ -16,3 +16,8 @@ CreatedHook = Callable[[Memory], None]
 on_supersede_declared: list[SupersedeHook] = []
 # Called after commit with each memory created by a write that declared no supersede.
 on_undeclared_write_committed: list[CreatedHook] = []
+
+PurgedHook = Callable[[list[str]], None]
+# Called inside the purge's transaction with the ids purged: other apps erase their own copies
+# of the words (the review app: its judges' rationales).
+on_memories_purged: list[PurgedHook] = []

@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from memories.choices import EventAction, LinkOrigin, LinkType, LoopStatus, State
-from memories.models import Link, Memory, MemoryEvent
+from memories.models import TOMBSTONE, Link, Memory, MemoryEvent, MemorySentence
 from memories.services.lifecycle import event_append
 
 RETIRING_ORIGINS = [LinkOrigin.DECLARED, LinkOrigin.HYGIENE, LinkOrigin.MODERATOR]
@@ -85,11 +85,30 @@ def find_breaches() -> Iterator[Breach]:
     ).only("id")
     for memory in unborn:
         yield Breach("no_creation_event", (memory.pk,), "has no created (or imported) event")
+    yield from _tombstones()
     with connection.cursor() as cursor:
         cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'")
         present = {row[0] for row in cursor.fetchall()}
     for missing in sorted(REQUIRED_TRIGGERS - present):
         yield Breach("trigger_missing", (), f"the trigger {missing} is missing or disabled")
+
+
+def _tombstones() -> Iterator[Breach]:
+    """A purge leaves a tombstone, an event and no vectors of the words; nothing else does."""
+    purged = Memory.objects.filter(purged_at__isnull=False)
+    for memory in purged.exclude(content=TOMBSTONE).only("id"):
+        yield Breach("tombstone_with_content", (memory.pk,), "purged, yet its content is not the tombstone")
+    for memory in purged.filter(Exists(MemorySentence.objects.filter(memory=OuterRef("pk")))).only("id"):
+        yield Breach("tombstone_with_vectors", (memory.pk,), "purged, yet its sentence vectors remain")
+    unrecorded = purged.exclude(Exists(MemoryEvent.objects.filter(memory=OuterRef("pk"), action=EventAction.PURGED)))
+    for memory in unrecorded.only("id"):
+        yield Breach("purge_unrecorded", (memory.pk,), "purged without a purged event")
+    half = Memory.objects.filter(
+        purged_at__isnull=True,
+        pk__in=MemoryEvent.objects.filter(action=EventAction.PURGED).values("memory_id"),
+    )
+    for memory in half.only("id"):
+        yield Breach("purge_incomplete", (memory.pk,), "has a purged event, yet its content was never erased")
 
 
 def _cycles() -> Iterator[Breach]:

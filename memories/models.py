@@ -64,9 +64,13 @@ MEMORY_FIELDS = (
     "closed_at",
     "valid_from",
     "valid_until",
+    "purged_at",
     "created_at",
     "updated_at",
 )
+# What a purged memory's content becomes (memories.services.purge); its embedding becomes
+# PURGED_VECTOR, a constant unit vector (a zero vector has no cosine distance).
+TOMBSTONE = "[purged]"
 
 
 def in_choices(field: str, choices: type[models.TextChoices]) -> Q:
@@ -206,6 +210,9 @@ class Memory(models.Model):
     # recall, context and similar_existing leave it out unless asked (docs/api.md).
     valid_from = models.DateTimeField(null=True, blank=True)
     valid_until = models.DateTimeField(null=True, blank=True)
+    # Set once, by the audited purge (the one deliberate exception to forward-only): the content,
+    # metadata and vectors were erased; ids, links and events stay. Never live again.
+    purged_at = models.DateTimeField(null=True, blank=True)
 
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -283,6 +290,10 @@ class Memory(models.Model):
                 name="memory_lifecycle_consistent",
             ),
             models.CheckConstraint(condition=~Q(superseded_by=F("id")), name="memory_not_own_successor"),
+            models.CheckConstraint(
+                condition=Q(purged_at__isnull=True) | (~Q(state=State.LIVE) & Q(content=TOMBSTONE)),
+                name="memory_purged_is_tombstone",
+            ),
             models.CheckConstraint(
                 condition=Q(valid_from__isnull=True) | Q(valid_until__isnull=True) | Q(valid_from__lt=F("valid_until")),
                 name="memory_valid_time_ordered",

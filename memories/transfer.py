@@ -36,7 +36,16 @@ from memories.choices import (
 )
 from memories.embedding import embed_sentences, get_embedder
 from memories.ids import LINK_ID_RE, MEMORY_ID_RE
-from memories.models import MAX_CONTENT_LENGTH, AccountEvent, Link, Memory, MemoryEvent, MemorySentence, Project
+from memories.models import (
+    MAX_CONTENT_LENGTH,
+    TOMBSTONE,
+    AccountEvent,
+    Link,
+    Memory,
+    MemoryEvent,
+    MemorySentence,
+    Project,
+)
 from memories.text import content_fingerprint
 
 BATCH = 500
@@ -75,6 +84,7 @@ def export_lines(memories: Iterable[Memory], *, embeddings: bool = False) -> Ite
             "closed_at": _time(memory.closed_at),
             "valid_from": _time(memory.valid_from),
             "valid_until": _time(memory.valid_until),
+            "purged_at": _time(memory.purged_at),
             "created_at": _time(memory.created_at),
             "updated_at": _time(memory.updated_at),
         }
@@ -173,6 +183,8 @@ def _validate_memory(row: dict[str, Any]) -> None:
         _when(row, "invalidated_at")
     if row["state"] == State.SUPERSEDED and not isinstance(row.get("superseded_by"), str):
         raise BadLine("a superseded memory needs 'superseded_by'")
+    if _when(row, "purged_at", required=False) is not None and (content != TOMBSTONE or row["state"] == State.LIVE):
+        raise BadLine(f"a purged memory's content is {TOMBSTONE!r} and it is not live")
     embedding = row.get("embedding")
     if embedding is not None and (not isinstance(embedding, list) or len(embedding) != get_embedder().dimensions):
         raise BadLine(f"'embedding' must be a list of {get_embedder().dimensions} numbers")
@@ -278,6 +290,33 @@ def _batches(items: list[Any]) -> Iterator[list[Any]]:
         yield items[start : start + BATCH]
 
 
+def _restore_lifecycles(memories: list[dict[str, Any]]) -> None:
+    """Second pass: move each memory to its recorded lifecycle state (live -> retired only)."""
+    for batch in _batches(memories):
+        with transaction.atomic():
+            tombstones = [row["id"] for row in batch if row.get("purged_at")]
+            if tombstones:
+                # A tombstone comes back as one (migration 0020 allows purged_at on this path only).
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT set_config('zeromemory.purging', %s, true)", [",".join(tombstones)])
+            for row in batch:
+                recorded: dict[str, Any] = {
+                    "loop_status": row.get("loop_status"),
+                    "closed_by_id": row.get("closed_by"),
+                    "closed_at": _when(row, "closed_at", required=False),
+                    "updated_at": _when(row, "updated_at", required=False) or _at(row, "created_at"),
+                }
+                if row["state"] != State.LIVE:
+                    recorded |= {
+                        "state": row["state"],
+                        "superseded_by_id": row.get("superseded_by"),
+                        "invalidated_at": _at(row, "invalidated_at"),
+                    }
+                if row.get("purged_at"):
+                    recorded["purged_at"] = _at(row, "purged_at")
+                Memory.objects.filter(pk=row["id"], state=State.LIVE).update(**recorded)
+
+
 def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: ImportReport, progress: Any) -> None:
     users: dict[str, User] = {}
     projects: dict[str, Project] = {}
@@ -364,23 +403,7 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
         report.created["memory"] += len(batch)
         report.created["event"] += len(unborn)
         progress.update(len(batch))
-    # Second pass: move each memory to its recorded lifecycle state (live -> retired only).
-    for batch in _batches(memories):
-        with transaction.atomic():
-            for row in batch:
-                recorded: dict[str, Any] = {
-                    "loop_status": row.get("loop_status"),
-                    "closed_by_id": row.get("closed_by"),
-                    "closed_at": _when(row, "closed_at", required=False),
-                    "updated_at": _when(row, "updated_at", required=False) or _at(row, "created_at"),
-                }
-                if row["state"] != State.LIVE:
-                    recorded |= {
-                        "state": row["state"],
-                        "superseded_by_id": row.get("superseded_by"),
-                        "invalidated_at": _at(row, "invalidated_at"),
-                    }
-                Memory.objects.filter(pk=row["id"], state=State.LIVE).update(**recorded)
+    _restore_lifecycles(memories)
     links = [row for _, row in rows["link"]]
     known_links = set(Link.objects.filter(pk__in=[r["id"] for r in links]).values_list("pk", flat=True))
     for batch in _batches([row for row in links if row["id"] not in known_links]):

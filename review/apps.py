@@ -12,9 +12,11 @@ class ReviewConfig(AppConfig):
         # review builds on memories through the hooks memories offers; never the reverse.
         from memories import hooks
         from review import checks  # noqa: F401 - registers the hygiene queue's system check
-        from review.services import conflicts_close_declared, enqueue_hygiene
+        from review.services import conflicts_close_declared, enqueue_hygiene, rationales_scrub
 
         if enqueue_hygiene not in hooks.on_undeclared_write_committed:
             hooks.on_undeclared_write_committed.append(enqueue_hygiene)
         if conflicts_close_declared not in hooks.on_supersede_declared:
             hooks.on_supersede_declared.append(conflicts_close_declared)
+        if rationales_scrub not in hooks.on_memories_purged:
+            hooks.on_memories_purged.append(rationales_scrub)

@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from memories.choices import LinkOrigin
 from memories.errors import NotFound, NotLive, ValidationFailed
-from memories.models import Memory
+from memories.models import TOMBSTONE, Memory
 from memories.services import memory_forget, memory_supersede
-from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Resolution
+from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Judgment, Resolution
 from review.selectors import conflicts_for
 
 
@@ -69,3 +69,10 @@ def enqueue_hygiene(memory: Memory) -> None:
     from review.tasks import hygiene_check_task
 
     hygiene_check_task.enqueue(memory.pk)
+
+
+def rationales_scrub(memory_ids: list[str]) -> None:
+    """A purge erases the words: a judge's rationale may quote them (an LLM judge's does)."""
+    about = Q(older_id__in=memory_ids) | Q(newer_id__in=memory_ids)
+    Judgment.objects.filter(about).update(rationale=TOMBSTONE)
+    Conflict.objects.filter(about).update(rationale=TOMBSTONE)

@@ -46,6 +46,7 @@ def memory_body(memory: Memory) -> dict[str, Any]:
         "closed_at": timestamp(memory.closed_at),
         "valid_from": timestamp(memory.valid_from),
         "valid_until": timestamp(memory.valid_until),
+        "purged_at": timestamp(memory.purged_at),
         "created_at": timestamp(memory.created_at),
         "updated_at": timestamp(memory.updated_at),
     }

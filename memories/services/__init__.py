@@ -16,6 +16,7 @@ from memories.services.accounts import (
     webhook_endpoint_save,
 )
 from memories.services.links import link_create
+from memories.services.purge import Purged, memory_purge
 from memories.services.remember import LinkSpec, RememberResult, memory_remember
 from memories.services.retire import memory_forget, memory_restore
 from memories.services.sentences import memory_sentences_store
@@ -25,6 +26,7 @@ __all__ = [
     "PROJECT_POLICIES",
     "LinkSpec",
     "NotLive",
+    "Purged",
     "RememberResult",
     "Supersession",
     "credential_issue",
@@ -34,6 +36,7 @@ __all__ = [
     "membership_remove",
     "membership_set",
     "memory_forget",
+    "memory_purge",
     "memory_remember",
     "memory_restore",
     "memory_sentences_store",

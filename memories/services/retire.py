@@ -85,6 +85,8 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
         memory = _locked_for_retirement(user, memory_id)[memory_id]
         if memory.state == State.LIVE:
             return memory
+        if memory.purged_at is not None:
+            raise NotLive(f"{memory_id} was purged: its content is erased and it cannot be restored.")
         retirement = (
             MemoryEvent.objects.filter(memory=memory, action__in=[EventAction.SUPERSEDED, EventAction.FORGOTTEN])
             .order_by("-created_at", "-id")
