@@ -89,7 +89,7 @@ def test_the_database_allows_no_other_content_change(pair):
     _purge(new.pk)
     before = store_snapshot()
 
-    def refused(sql: str, params: list[object], *, purging: str = "") -> bool:
+    def refused(sql: str, params: list[str], *, purging: str = "") -> bool:
         try:
             with transaction.atomic(), connection.cursor() as cursor:
                 if purging:
@@ -273,4 +273,5 @@ def test_only_a_superuser_purges_in_the_admin(alice, dave, pair):
     )
     assert "Purged 1 memories." in done.content.decode()
     event = MemoryEvent.objects.get(memory=new, action="purged")
+    assert event.actor is not None
     assert (event.reason, event.actor.username, event.data["via"]) == ("erasure #7", "root", "admin")
