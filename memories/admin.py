@@ -278,7 +278,7 @@ class ProjectForm(forms.ModelForm[Project]):
 
     class Meta:
         model = Project
-        fields = ["slug", "name", "secret_policy"]
+        fields = ["slug", "name", "secret_policy", "review_provisional"]
 
     def clean_secret_policy(self) -> str:
         chosen = self.cleaned_data.get("secret_policy")
@@ -293,9 +293,9 @@ class ProjectAdmin(admin.ModelAdmin[Project]):
     is audited (AccountEvent) exactly as the commands' changes are."""
 
     form = ProjectForm
-    list_display = ["slug", "name", "secret_policy", "created_at"]
+    list_display = ["slug", "name", "secret_policy", "review_provisional", "created_at"]
     search_fields = ["slug", "name"]
-    fields = ["slug", "name", "secret_policy", "created_at"]
+    fields = ["slug", "name", "secret_policy", "review_provisional", "created_at"]
     inlines = [MembershipInline]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Project | None = None) -> list[str]:

@@ -32,6 +32,9 @@ class State(models.TextChoices):
     LIVE = "live"
     SUPERSEDED = "superseded"
     FORGOTTEN = "forgotten"
+    # A provisional write into a project that reviews them: kept apart until a maintainer
+    # approves it (docs/api.md, "review before provisional writes count").
+    PENDING = "pending"
 
 
 class LoopStatus(models.TextChoices):
@@ -86,6 +89,8 @@ class EventAction(models.TextChoices):
     LINK_REVERTED = "link_reverted"
     IMPORTED = "imported"
     SECRET_REDACTED = "secret_redacted"
+    SUBMITTED = "submitted"  # stored pending review (or sent back to it by a restore)
+    APPROVED = "approved"
     PURGED = "purged"
 
 
@@ -98,6 +103,7 @@ class FeedEventType(models.TextChoices):
     MEMORY_SUPERSEDED = "memory.superseded"
     MEMORY_FORGOTTEN = "memory.forgotten"
     MEMORY_RESTORED = "memory.restored"
+    MEMORY_SUBMITTED = "memory.submitted"
     MEMORY_APPROVED = "memory.approved"
     MEMORY_PURGED = "memory.purged"
     CONFLICT_OPENED = "conflict.opened"

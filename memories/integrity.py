@@ -14,6 +14,7 @@ from memories.choices import EventAction, LinkOrigin, LinkType, LoopStatus, Stat
 from memories.models import TOMBSTONE, Link, Memory, MemoryEvent, MemorySentence
 from memories.services.lifecycle import event_append
 
+CREATION_ACTIONS = [EventAction.CREATED, EventAction.IMPORTED, EventAction.SUBMITTED]
 RETIRING_ORIGINS = [LinkOrigin.DECLARED, LinkOrigin.HYGIENE, LinkOrigin.MODERATOR]
 REQUIRED_TRIGGERS = {
     "memoryevent_append_only",
@@ -79,12 +80,10 @@ def find_breaches() -> Iterator[Breach]:
     ).only("id"):
         yield Breach("forgotten_loop_unrecorded", (memory.pk,), "loop closed by forget lacks closed_at or its event")
     unborn = Memory.objects.exclude(
-        Exists(
-            MemoryEvent.objects.filter(memory=OuterRef("pk"), action__in=[EventAction.CREATED, EventAction.IMPORTED])
-        )
+        Exists(MemoryEvent.objects.filter(memory=OuterRef("pk"), action__in=CREATION_ACTIONS))
     ).only("id")
     for memory in unborn:
-        yield Breach("no_creation_event", (memory.pk,), "has no created (or imported) event")
+        yield Breach("no_creation_event", (memory.pk,), "has no created (or imported, or submitted) event")
     yield from _tombstones()
     with connection.cursor() as cursor:
         cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'")

@@ -85,6 +85,9 @@ class Project(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     # The secret guard's policy for writes into the project (personal memories: redact).
     secret_policy = models.CharField(max_length=8, choices=SecretPolicy.choices, default=SecretPolicy.REDACT)
+    # Provisional writes (background captures) into the project land pending, and count only
+    # once a maintainer approves them (memories.services.moderation).
+    review_provisional = models.BooleanField(default=False)
     members: models.ManyToManyField[User, Membership] = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="projects"
     )
@@ -279,11 +282,11 @@ class Memory(models.Model):
                 condition=Q(project__isnull=False) | Q(visibility=Visibility.PRIVATE),
                 name="memory_personal_is_private",
             ),
-            # The lifecycle: live has no successor and no invalidation; superseded has both;
+            # The lifecycle: live and pending have no successor and no invalidation; superseded has both;
             # forgotten has an invalidation and no successor.
             models.CheckConstraint(
                 condition=(
-                    Q(state=State.LIVE, superseded_by__isnull=True, invalidated_at__isnull=True)
+                    Q(state__in=[State.LIVE, State.PENDING], superseded_by__isnull=True, invalidated_at__isnull=True)
                     | Q(state=State.SUPERSEDED, superseded_by__isnull=False, invalidated_at__isnull=False)
                     | Q(state=State.FORGOTTEN, superseded_by__isnull=True, invalidated_at__isnull=False)
                 ),
@@ -291,7 +294,8 @@ class Memory(models.Model):
             ),
             models.CheckConstraint(condition=~Q(superseded_by=F("id")), name="memory_not_own_successor"),
             models.CheckConstraint(
-                condition=Q(purged_at__isnull=True) | (~Q(state=State.LIVE) & Q(content=TOMBSTONE)),
+                condition=Q(purged_at__isnull=True)
+                | (Q(state__in=[State.SUPERSEDED, State.FORGOTTEN]) & Q(content=TOMBSTONE)),
                 name="memory_purged_is_tombstone",
             ),
             models.CheckConstraint(

@@ -45,6 +45,8 @@ _STATE_AFTER = {
     EventAction.RESTORED: State.LIVE,
     EventAction.SUPERSEDED: State.SUPERSEDED,
     EventAction.FORGOTTEN: State.FORGOTTEN,
+    EventAction.SUBMITTED: State.PENDING,
+    EventAction.APPROVED: State.LIVE,
 }
 
 

@@ -59,7 +59,7 @@ def memory_get(*, user: User, memory_id: str) -> Memory:
     return memory
 
 
-FEED_STATES = ("live", "superseded", "forgotten", "all")
+FEED_STATES = ("live", "superseded", "forgotten", "pending", "all")
 
 
 def memory_feed(

@@ -49,7 +49,7 @@ from memories.models import (
 from memories.text import content_fingerprint
 
 BATCH = 500
-CREATION_ACTIONS = frozenset({EventAction.CREATED, EventAction.IMPORTED})
+CREATION_ACTIONS = frozenset({EventAction.CREATED, EventAction.IMPORTED, EventAction.SUBMITTED})
 IMPORTED_DATA = {"source": "import_memories"}
 # Set on an imported memory's row when the secret guard redacted it (what it found).
 REDACTED_KEY = "_redacted"
@@ -306,7 +306,7 @@ def _restore_lifecycles(memories: list[dict[str, Any]]) -> None:
                     "closed_at": _when(row, "closed_at", required=False),
                     "updated_at": _when(row, "updated_at", required=False) or _at(row, "created_at"),
                 }
-                if row["state"] != State.LIVE:
+                if row["state"] not in (State.LIVE, State.PENDING):
                     recorded |= {
                         "state": row["state"],
                         "superseded_by_id": row.get("superseded_by"),
@@ -314,7 +314,7 @@ def _restore_lifecycles(memories: list[dict[str, Any]]) -> None:
                     }
                 if row.get("purged_at"):
                     recorded["purged_at"] = _at(row, "purged_at")
-                Memory.objects.filter(pk=row["id"], state=State.LIVE).update(**recorded)
+                Memory.objects.filter(pk=row["id"], state__in=[State.LIVE, State.PENDING]).update(**recorded)
 
 
 def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: ImportReport, progress: Any) -> None:
@@ -371,7 +371,8 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
                     embedding_model=row.get("embedding_model", "")
                     if row.get("embedding") is not None
                     else get_embedder().name,
-                    state=State.LIVE,
+                    # Pending ones are stored pending: nothing may move a memory into review.
+                    state=State.PENDING if row["state"] == State.PENDING else State.LIVE,
                     loop_status=LoopStatus.OPEN if row["kind"] in LOOP_KINDS else None,
                     valid_from=_when(row, "valid_from", required=False),
                     valid_until=_when(row, "valid_until", required=False),

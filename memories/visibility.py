@@ -6,7 +6,8 @@ action the reader means to perform (NetBox's ``restrict(user, action)``):
 
 * ``view`` — the user owns the memory; or it is project-visible and the user is a member of its
   project; or it was shared with the user, or with one of the user's groups, by a guardian grant
-  of ``memories.view_memory`` on that very memory (no global permission ever stands in).
+  of ``memories.view_memory`` on that very memory (no global permission ever stands in). A
+  memory pending review is seen only by its owner and its project's maintainers.
 * ``retire`` — forget, restore, supersede, link from: what the user may view *and* owns, or
   belongs to a project the user maintains. Retiring starts from seeing (SPEC R-O2, R-S6): a
   maintainer may retire the project's memories, but a member's private one stays hidden from him.
@@ -28,7 +29,7 @@ from enum import StrEnum
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
-from memories.choices import Role, Visibility
+from memories.choices import Role, State, Visibility
 from memories.models import (
     Membership,
     Memory,
@@ -75,16 +76,25 @@ def _rule(user: User, action: Action, through: str) -> Q:
         group__user=user.pk, permission__codename=VIEW_PERMISSION
     ).values("content_object_id")
     owned = Q(**{f"{through}owner_id": user.pk})
+    maintained = Q(
+        **{
+            f"{through}project_id__in": Membership.objects.filter(user_id=user.pk, role=Role.MAINTAINER).values(
+                "project_id"
+            )
+        }
+    )
     view = (
         owned
         | Q(**{f"{through}visibility": Visibility.PROJECT, f"{through}project_id__in": member_projects})
         | Q(**{f"{through}pk__in": user_grants})
         | Q(**{f"{through}pk__in": group_grants})
     )
+    # A write waiting for review is its writer's and the project's maintainers' until approved:
+    # the other members would otherwise read what nobody has checked yet.
+    view &= ~Q(**{f"{through}state": State.PENDING}) | owned | maintained
     if action == Action.VIEW:
         return view
-    maintained = Membership.objects.filter(user_id=user.pk, role=Role.MAINTAINER).values("project_id")
-    return view & (owned | Q(**{f"{through}project_id__in": maintained}))
+    return view & (owned | maintained)
 
 
 def visible_memories(user: User | AnonymousUser, action: Action = Action.VIEW) -> QuerySet[Memory]:

@@ -31,6 +31,7 @@ from memories.selectors import FEED_STATES
 from memories.services.remember import MAX_SUPERSEDES
 
 __all__ = [
+    "APPROVE",
     "BATCH",
     "CONTEXT",
     "CONTEXT_TOKENS",
@@ -213,4 +214,13 @@ EVENTS = Shape(
         "since": Timestamp(required=False, allow_null=True),
     },
     refine={"type": _event_types},
+)
+
+# A maintainer's review of a pending write: approve it as it is, or with corrected ``content``
+# (written as the maintainer's own version, replacing the pending one).
+APPROVE = Shape(
+    {
+        "content": Text(max_length=MAX_CONTENT_LENGTH, required=False),
+        "reason": Text(required=False, allow_blank=True, max_length=MAX_REASON_LENGTH, default=""),
+    }
 )

@@ -341,3 +341,13 @@ class EventPageSerializer(serializers.Serializer[Any]):
         "arrived (poll it). Null only when there is nothing yet and no cursor was given.",
     )
     has_more = serializers.BooleanField(help_text="More events are waiting right now.")
+
+
+class ApproveSerializer(serializers.Serializer[Any]):
+    content = serializers.CharField(
+        required=False,
+        max_length=contract.MAX_CONTENT_LENGTH,
+        help_text="Corrected content: written as your own memory, replacing the pending one (a declared "
+        "supersede by you). Leave out to approve the pending memory as it is.",
+    )
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=contract.MAX_REASON_LENGTH, default="")

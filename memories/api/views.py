@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
-from memories.agent import batch, contract, events
+from memories.agent import batch, contract, events, review
 from memories.agent import verbs as agent
 from memories.agent.results import memory_body
 from memories.api import examples as ex
@@ -18,6 +18,7 @@ from memories.api.auth import request_credential, request_user
 from memories.api.pagination import FeedPagination, page_parameters
 from memories.api.schema import error_responses
 from memories.api.serializers import (
+    ApproveSerializer,
     BatchInputSerializer,
     BatchResponseSerializer,
     ContextInputSerializer,
@@ -148,6 +149,53 @@ class MemoryDetailView(APIView):
     )
     def get(self, request: Request, memory_id: str) -> Response:
         return Response(agent.detail(user=request_user(request), memory_id=memory_id))
+
+
+class MemoryApproveView(APIView):
+    @extend_schema(
+        operation_id="memories_approve",
+        parameters=[MEMORY_ID],
+        request=ApproveSerializer,
+        responses={
+            200: MemorySerializer,
+            201: RememberResponseSerializer,
+            **error_responses(403, 404, 409, body=True),
+        },
+        summary="Approve a pending write (it counts from now on), or approve your corrected version of it.",
+        examples=[
+            OpenApiExample("As it is", request_only=True, value={}),
+            OpenApiExample(
+                "Edited", request_only=True, value={"content": "The staging database is db-7 (checked with ops)."}
+            ),
+        ],
+    )
+    def post(self, request: Request, memory_id: str) -> Response:
+        reviewed = review.approve(
+            user=request_user(request),
+            credential=request_credential(request),
+            memory_id=memory_id,
+            arguments=request.data,
+        )
+        return Response(reviewed.body, status=status.HTTP_201_CREATED if reviewed.created else status.HTTP_200_OK)
+
+
+class MemoryRejectView(APIView):
+    @extend_schema(
+        operation_id="memories_reject",
+        parameters=[MEMORY_ID],
+        request=ReasonSerializer,
+        responses={200: MemorySerializer, **error_responses(403, 404, 409, body=True)},
+        summary="Reject a pending write: forgotten (a restore sends it back to review).",
+    )
+    def post(self, request: Request, memory_id: str) -> Response:
+        return Response(
+            review.reject(
+                user=request_user(request),
+                credential=request_credential(request),
+                memory_id=memory_id,
+                arguments=request.data,
+            )
+        )
 
 
 class MemoryForgetView(APIView):

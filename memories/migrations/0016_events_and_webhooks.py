@@ -29,7 +29,7 @@ $$ LANGUAGE plpgsql;
 CREATE TRIGGER memory_event_feed
     AFTER INSERT ON memories_memoryevent
     FOR EACH ROW
-    WHEN (NEW.action IN ('created', 'superseded', 'forgotten', 'restored', 'approved', 'purged')
+    WHEN (NEW.action IN ('created', 'superseded', 'forgotten', 'restored', 'submitted', 'approved', 'purged')
           AND coalesce(current_setting('zeromemory.importing', true), '') <> 'on')
     EXECUTE FUNCTION zeromemory_feed_from_memory_event();
 

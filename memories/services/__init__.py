@@ -16,6 +16,7 @@ from memories.services.accounts import (
     webhook_endpoint_save,
 )
 from memories.services.links import link_create
+from memories.services.moderation import memory_approve, memory_approve_edited, memory_reject
 from memories.services.purge import Purged, memory_purge
 from memories.services.remember import LinkSpec, RememberResult, memory_remember
 from memories.services.retire import memory_forget, memory_restore
@@ -35,8 +36,11 @@ __all__ = [
     "link_create",
     "membership_remove",
     "membership_set",
+    "memory_approve",
+    "memory_approve_edited",
     "memory_forget",
     "memory_purge",
+    "memory_reject",
     "memory_remember",
     "memory_restore",
     "memory_sentences_store",

@@ -68,7 +68,7 @@ def project_rename(*, actor: User | None, via: str, project: Project, name: str)
 
 
 # A project's policies: settable by its admins and operators, each change audited.
-PROJECT_POLICIES = ("secret_policy",)
+PROJECT_POLICIES = ("secret_policy", "review_provisional")
 
 
 def project_set_policy(*, actor: User | None, via: str, project: Project, **policies: Any) -> Project:

@@ -46,9 +46,10 @@ def event_append(
     )
 
 
-def retire(*, memory: Memory, successor: Memory | None, now: datetime) -> bool:
-    """Move a live, locked ``memory`` to superseded (by ``successor``) or, without one, to
-    forgotten; an open loop closes with it. True if a loop was closed.
+def retire(*, memory: Memory, successor: Memory | None, now: datetime, from_state: str = State.LIVE) -> bool:
+    """Move a live (or, for the review, pending) locked ``memory`` to superseded (by
+    ``successor``) or, without one, to forgotten; an open loop closes with it. True if a loop
+    was closed.
 
     The update is guarded by the expected state: a row that stopped being live since it was
     locked and read is reported as LostRace, never overwritten.
@@ -62,7 +63,7 @@ def retire(*, memory: Memory, successor: Memory | None, now: datetime) -> bool:
     }
     if closes_loop:
         changes |= {"loop_status": LoopStatus.CLOSED, "closed_by": successor, "closed_at": now}
-    updated = Memory.objects.filter(pk=memory.pk, state=State.LIVE, superseded_by__isnull=True).update(**changes)
+    updated = Memory.objects.filter(pk=memory.pk, state=from_state, superseded_by__isnull=True).update(**changes)
     if updated != 1:
         raise LostRace(f"{memory.pk} is no longer live")
     for field, value in changes.items():
@@ -78,10 +79,11 @@ def retire_by_successor(
     actor: User | None,
     credential: Credential | None = None,
     reason: str = "",
+    from_state: str = State.LIVE,
 ) -> Link:
-    """Retire a live, locked ``target`` in favour of ``successor`` and record the edge."""
+    """Retire a live (or pending), locked ``target`` in favour of ``successor`` and record the edge."""
     now = timezone.now()
-    closes_loop = retire(memory=target, successor=successor, now=now)
+    closes_loop = retire(memory=target, successor=successor, now=now, from_state=from_state)
     # The same edge may already be active as a graph-only link (POST /links/ records one; the
     # docs then tell the writer to declare it). One active edge per (src, dst, type) exists, so
     # the retiring edge replaces it: marked reverted, it stays in history, and the event names it.

@@ -75,9 +75,9 @@ def _purge(*, actor: User | None, via: str, memories: list[Memory], reason: str)
     ids = [memory.pk for memory in memories]
     was = {memory.pk: memory.state for memory in memories}
     for memory in memories:
-        if memory.state == State.LIVE:
-            # Purged words can never be live again: retired first, as a forget would.
-            closes_loop = retire(memory=memory, successor=None, now=now)
+        if memory.state in (State.LIVE, State.PENDING):
+            # Purged words can never count again: retired first, as a forget would.
+            closes_loop = retire(memory=memory, successor=None, now=now, from_state=memory.state)
             event_append(
                 memory=memory,
                 action=EventAction.FORGOTTEN,

@@ -106,6 +106,9 @@ def memory_remember(
         content, metadata = screened.content, screened.metadata
         vectors = None  # a batch embedded the text as sent; the redacted one is what is stored
     embedding, sentence_vectors = vectors if vectors is not None else _embed(content)
+    # Under the project's review policy a provisional write waits for a maintainer: stored, shown
+    # to its owner and the maintainers, and counted nowhere until approved (services.moderation).
+    pending = provenance == Provenance.PROVISIONAL and project is not None and project.review_provisional
     new_memory = Memory(
         content=content,
         content_fingerprint=content_fingerprint(content),
@@ -122,6 +125,7 @@ def memory_remember(
         embedding=embedding,
         embedding_model=get_embedder().name,
         loop_status=LoopStatus.OPEN if kind in LOOP_KINDS else None,
+        state=State.PENDING if pending else State.LIVE,
         valid_from=valid_from,
         valid_until=valid_until,
     )
@@ -145,7 +149,12 @@ def memory_remember(
             new_memory.save(force_insert=True)
             if sentence_vectors:
                 memory_sentences_store(vectors_by_memory={new_memory.pk: sentence_vectors})
-            event_append(memory=new_memory, action=EventAction.CREATED, actor=user, credential=credential)
+            event_append(
+                memory=new_memory,
+                action=EventAction.SUBMITTED if pending else EventAction.CREATED,
+                actor=user,
+                credential=credential,
+            )
         superseded = _retire_declared(user, credential, memory, to_retire, skipped, new=absorbing is None)
         if screened.found:
             event_append(
@@ -173,7 +182,7 @@ def memory_remember(
                 lexemes=tsvector_counts(new_memory.search_vector) if absorbing is None else None,
                 sentence_vectors=sentence_vectors,
             )
-            if absorbing is None:
+            if absorbing is None and not pending:  # judged once approved, if it is
                 for created_hook in hooks.on_undeclared_write_committed:
                     transaction.on_commit(lambda hook=created_hook: hook(new_memory))  # type: ignore[misc]
 

@@ -95,8 +95,10 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
         reopen = memory.loop_status == LoopStatus.CLOSED and bool(retirement and retirement.data.get("loop_closed"))
         now = timezone.now()
         previous_successor = memory.superseded_by_id
+        # A write rejected in review goes back to review, never straight into what counts.
+        rejected = bool(retirement and retirement.data.get("review") == "rejected")
         changes: dict[str, object] = {
-            "state": State.LIVE,
+            "state": State.PENDING if rejected else State.LIVE,
             "superseded_by": None,
             "invalidated_at": None,
             "updated_at": now,
@@ -118,7 +120,7 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
                 reverted.append(link.pk)
         event_append(
             memory=memory,
-            action=EventAction.RESTORED,
+            action=EventAction.SUBMITTED if rejected else EventAction.RESTORED,
             actor=user,
             credential=credential,
             reason=reason,

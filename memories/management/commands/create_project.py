@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from argparse import BooleanOptionalAction
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -24,8 +25,23 @@ class Command(BaseCommand):
             choices=SecretPolicy.values,
             help="What a write holding a credential gets: redact (the default for a new project) or block.",
         )
+        parser.add_argument(
+            "--review-provisional",
+            action=BooleanOptionalAction,
+            default=None,
+            help="Provisional writes (background captures) wait for a maintainer's approval before they "
+            "count (--no-review-provisional turns it off; off for a new project).",
+        )
 
-    def handle(self, *args: Any, slug: str, name: str, secret_policy: str | None, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        slug: str,
+        name: str,
+        secret_policy: str | None,
+        review_provisional: bool | None,
+        **options: Any,
+    ) -> None:
         try:
             validate_slug(slug)
         except ValidationError:
@@ -34,7 +50,14 @@ class Command(BaseCommand):
             raise CommandError("A project slug has at most 64 characters.")
         via = "manage.py create_project"
         project, created = project_create(actor=None, via=via, slug=slug, name=name)
+        policies: dict[str, Any] = {}
         if secret_policy is not None:
-            project = project_set_policy(actor=None, via=via, project=project, secret_policy=secret_policy)
+            policies["secret_policy"] = secret_policy
+        if review_provisional is not None:
+            policies["review_provisional"] = review_provisional
+        project = project_set_policy(actor=None, via=via, project=project, **policies)
         verb = "Created" if created else "Project already exists:"
-        self.stdout.write(f"{verb} {project.slug} ({project.name}); secrets: {project.secret_policy}")
+        review = "reviewed" if project.review_provisional else "counted at once"
+        self.stdout.write(
+            f"{verb} {project.slug} ({project.name}); secrets: {project.secret_policy}; provisional writes: {review}"
+        )

@@ -1,0 +1,205 @@
+"""Review before provisional writes count (memories/services/moderation.py): under a project's
+policy a background capture lands pending — kept from recall, similar_existing, the judge and
+the other members — until a maintainer approves, rejects, or edits and approves it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from memories import hooks, services
+from memories.models import FeedEvent, Link, Memory, MemoryEvent, Project
+from tests.conftest import Persona
+from tests.factories import issue_token, make_memory
+from tests.helpers import remember, store_snapshot
+
+WATCHED = "Alice said the quarterly report is due on the 14th."
+
+
+@pytest.fixture
+def reviewed(acme: Project) -> Project:
+    return services.project_set_policy(actor=None, via="tests", project=acme, review_provisional=True)
+
+
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The memories handed to the hygiene judge (its hook, after commit)."""
+    handed: list[str] = []
+    monkeypatch.setattr(hooks, "on_undeclared_write_committed", [lambda memory: handed.append(memory.pk)])
+    return handed
+
+
+@pytest.fixture
+def watcher(alice: Persona) -> APIClient:
+    """alice's background capture: a provisional token."""
+    _, token = issue_token(alice.user, provisional=True, label="watcher")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    return client
+
+
+def _capture(watcher: APIClient, content: str = WATCHED, **fields: Any) -> dict[str, Any]:
+    answer = watcher.post("/api/v1/memories/", {"content": content, "project": "acme", **fields}, format="json")
+    assert answer.status_code == 201, answer.json()
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def _recall(persona: Persona, query: str = "When is the quarterly report due?") -> list[str]:
+    hits = persona.client.post("/api/v1/recall/", {"query": query, "project": "acme"}, format="json").json()
+    return [hit["memory"]["id"] for hit in hits["results"]]
+
+
+def test_a_capture_lands_pending_and_counts_nowhere(
+    alice, bob, dave, reviewed, watcher, judged, django_capture_on_commit_callbacks
+):
+    earlier = make_memory(alice.user, "Alice said the quarterly report is due on the 12th.", project=reviewed)
+    with django_capture_on_commit_callbacks(execute=True):
+        body = _capture(watcher)
+    pending = body["memory"]["id"]
+
+    assert body["memory"]["state"] == "pending"
+    assert Memory.objects.get(pk=pending).state == "pending"
+    assert list(MemoryEvent.objects.filter(memory_id=pending).values_list("action", flat=True)) == ["submitted"]
+    # Not recalled, by anyone; not judged (no hygiene task ran for it).
+    for persona in (alice, bob, dave):
+        assert pending not in _recall(persona)
+    assert pending not in judged
+    assert earlier.pk in _recall(alice)
+    # Not offered as similar to a later write, and not absorbing a restatement.
+    later = remember(alice, "The quarterly report is due on the 14th.", project="acme").json()
+    assert pending not in [item["id"] for item in later["similar_existing"]]
+    again = remember(alice, WATCHED, project="acme").json()
+    assert again["absorbed"] is False
+    # Seen by its writer and the maintainers, not by the other members.
+    assert alice.client.get(f"/api/v1/memories/{pending}/").status_code == 200
+    assert dave.client.get(f"/api/v1/memories/{pending}/").status_code == 200
+    assert bob.client.get(f"/api/v1/memories/{pending}/").status_code == 404
+    waiting = dave.client.get("/api/v1/memories/", {"state": "pending"}).json()["results"]
+    assert [memory["id"] for memory in waiting] == [pending]
+    assert bob.client.get("/api/v1/memories/", {"state": "pending"}).json()["results"] == []
+    assert FeedEvent.objects.get(memory_id=pending).type == "memory.submitted"
+
+
+def test_without_the_policy_or_with_an_authoritative_token_a_write_counts_at_once(
+    alice, acme, watcher, judged, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        captured = _capture(watcher)["memory"]["id"]
+    assert Memory.objects.get(pk=captured).state == "live"
+    assert judged == [captured]  # judged at once, unlike a pending one
+    services.project_set_policy(actor=None, via="tests", project=acme, review_provisional=True)
+    assert (
+        remember(alice, "Reviewed projects still take people's own writes.", project="acme").json()["memory"]["state"]
+        == "live"
+    )
+    assert _capture(watcher, "A personal capture is nobody's to review.", project=None)["memory"]["state"] == "live"
+
+
+def test_a_maintainer_approves_and_the_memory_counts_from_then_on(
+    alice, dave, reviewed, watcher, judged, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        pending = _capture(watcher)["memory"]["id"]
+    assert judged == []
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = dave.client.post(f"/api/v1/memories/{pending}/approve/", {}, format="json")
+
+    assert answer.status_code == 200
+    assert answer.json()["state"] == "live"
+    assert judged == [pending]  # the judge sees it once it counts
+    assert pending in _recall(alice)
+    assert list(MemoryEvent.objects.filter(memory_id=pending).values_list("action", flat=True)) == [
+        "submitted",
+        "approved",
+    ]
+    assert FeedEvent.objects.filter(memory_id=pending, type="memory.approved").count() == 1
+    again = dave.client.post(f"/api/v1/memories/{pending}/approve/", {}, format="json")
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "not_live"
+
+
+def test_only_a_maintainer_reviews_and_a_refusal_changes_nothing(alice, bob, carol, dave, reviewed, watcher):
+    pending = _capture(watcher)["memory"]["id"]
+    before = store_snapshot()
+
+    assert alice.client.post(f"/api/v1/memories/{pending}/approve/", {}, format="json").status_code == 403  # writer
+    assert bob.client.post(f"/api/v1/memories/{pending}/approve/", {}, format="json").status_code == 404  # unseen
+    assert carol.client.post(f"/api/v1/memories/{pending}/reject/", {}, format="json").status_code == 404
+    assert watcher.post(f"/api/v1/memories/{pending}/approve/", {}, format="json").status_code == 403
+    _, provisional = issue_token(dave.user, provisional=True, label="dave-watcher")
+    dave_watcher = APIClient()
+    dave_watcher.credentials(HTTP_AUTHORIZATION=f"Bearer {provisional}")
+    refused = dave_watcher.post(f"/api/v1/memories/{pending}/approve/", {}, format="json")
+    assert refused.status_code == 403
+    assert store_snapshot() == before
+    assert Memory.objects.get(pk=pending).state == "pending"
+
+
+def test_a_rejection_forgets_it_and_a_restore_sends_it_back_to_review(alice, dave, reviewed, watcher):
+    pending = _capture(watcher)["memory"]["id"]
+
+    rejected = dave.client.post(f"/api/v1/memories/{pending}/reject/", {"reason": "hearsay"}, format="json")
+
+    assert rejected.status_code == 200
+    assert rejected.json()["state"] == "forgotten"
+    event = MemoryEvent.objects.get(memory_id=pending, action="forgotten")
+    assert (event.reason, event.data["review"]) == ("hearsay", "rejected")
+    restored = alice.client.post(f"/api/v1/memories/{pending}/restore/", {}, format="json")
+    assert restored.status_code == 200
+    assert restored.json()["state"] == "pending"  # back in the queue, not counted
+    assert pending not in _recall(alice)
+
+
+def test_edit_and_approve_is_a_declared_supersede_by_the_moderator(alice, dave, reviewed, watcher):
+    pending = _capture(watcher, metadata={"source": "meeting"})["memory"]["id"]
+
+    answer = dave.client.post(
+        f"/api/v1/memories/{pending}/approve/",
+        {"content": "The quarterly report is due on the 14th of March.", "reason": "date checked"},
+        format="json",
+    )
+
+    assert answer.status_code == 201
+    body = answer.json()
+    assert body["superseded"] == [pending]
+    new = Memory.objects.get(pk=body["memory"]["id"])
+    assert (new.owner, new.provenance, new.state, new.project.slug if new.project else None) == (
+        dave.user,
+        "authoritative",
+        "live",
+        "acme",
+    )
+    assert new.metadata == {"source": "meeting"}
+    old = Memory.objects.get(pk=pending)
+    assert (old.state, old.superseded_by_id) == ("superseded", new.pk)
+    link = Link.objects.get(src=new, dst=old)
+    assert (link.type, link.origin, link.created_by) == ("supersedes", "moderator", dave.user)
+    assert new.pk in _recall(alice)
+    history = alice.client.get(f"/api/v1/memories/{pending}/history/").json()
+    assert history["head"] == new.pk
+
+
+def test_a_pending_memory_never_goes_back_from_live(alice, reviewed, watcher):
+    from django.db import IntegrityError, connection, transaction
+
+    live = make_memory(alice.user, "Already counting.", project=reviewed)
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("UPDATE memories_memory SET state = 'pending' WHERE id = %s", [live.pk])
+    assert Memory.objects.get(pk=live.pk).state == "live"
+
+
+def test_the_policy_is_set_by_the_command(db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("create_project", "lab", "--review-provisional", stdout=out)
+    assert "provisional writes: reviewed" in out.getvalue()
+    assert Project.objects.get(slug="lab").review_provisional is True
+    call_command("create_project", "lab", "--no-review-provisional", stdout=StringIO())
+    assert Project.objects.get(slug="lab").review_provisional is False
