@@ -48,7 +48,13 @@ class LifecycleFilter(admin.SimpleListFilter):
     parameter_name = "lifecycle"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("live", "Live"), ("superseded", "Superseded"), ("forgotten", "Forgotten"), ("all", "All")]
+        return [
+            ("live", "Live"),
+            ("pending", "Pending review"),
+            ("superseded", "Superseded"),
+            ("forgotten", "Forgotten"),
+            ("all", "All"),
+        ]
 
     def choices(self, changelist: Any) -> Any:
         for value, label in self.lookup_choices:
@@ -61,6 +67,26 @@ class LifecycleFilter(admin.SimpleListFilter):
     def queryset(self, request: HttpRequest, queryset: QuerySet[Memory]) -> QuerySet[Memory]:
         value = self.value() or "live"
         return queryset if value == "all" else queryset.filter(state=value)
+
+
+class SessionFilter(admin.SimpleListFilter):
+    """The sessions of the memories listed (a background capture's session, to review it whole)."""
+
+    title = "session"
+    parameter_name = "session"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        sessions = (
+            model_admin.get_queryset(request)
+            .exclude(session__isnull=True)
+            .order_by("session")
+            .values_list("session", flat=True)
+            .distinct()[:50]
+        )
+        return [(session, preview(session, 40)) for session in sessions]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Memory]) -> QuerySet[Memory]:
+        return queryset.filter(session=self.value()) if self.value() else queryset
 
 
 # The memory object's fields; the successor and the closing memory are shown by id, as the API's
@@ -79,6 +105,8 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         ("project", admin.RelatedOnlyFieldListFilter),
         "provenance",
         ("owner", admin.RelatedOnlyFieldListFilter),
+        ("credential", admin.RelatedOnlyFieldListFilter),
+        SessionFilter,
     ]
     search_fields = ["content"]
     list_select_related = ["owner", "project"]
@@ -94,13 +122,41 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         assert isinstance(user, User)
         return visible_memories(user).defer("embedding", "search_vector")
 
-    actions = ["purge_selected"]
+    actions = ["approve_selected", "reject_selected", "purge_selected"]
 
     def get_actions(self, request: HttpRequest) -> Any:
         actions = super().get_actions(request)
         if not request.user.is_superuser:  # erasing content is the deployment's admins' alone
             actions.pop("purge_selected", None)
+            if not Membership.objects.filter(user_id=cast(User, request.user).pk, role=Role.MAINTAINER).exists():
+                actions.pop("approve_selected", None)
+                actions.pop("reject_selected", None)
         return actions
+
+    def _review_each(self, request: HttpRequest, queryset: QuerySet[Memory], verb: str) -> None:
+        """Each selected memory through the same service as the API, one by one: one refused
+        (not pending, not the viewer's to review) leaves the others done, and is named."""
+        user = cast(User, request.user)
+        service = services.memory_approve if verb == "approved" else services.memory_reject
+        done, refused = 0, []
+        for memory_id in queryset.order_by("pk").values_list("pk", flat=True):
+            try:
+                service(user=user, credential=None, memory_id=memory_id)
+            except DomainError as error:
+                refused.append(f"{memory_id}: {error.message}")
+            else:
+                done += 1
+        self.message_user(request, f"{done} memor{'y' if done == 1 else 'ies'} {verb}.", messages.SUCCESS)
+        if refused:
+            self.message_user(request, "Not done: " + "; ".join(refused), messages.WARNING)
+
+    @admin.action(description="Approve the selected pending memories")
+    def approve_selected(self, request: HttpRequest, queryset: QuerySet[Memory]) -> None:
+        self._review_each(request, queryset, "approved")
+
+    @admin.action(description="Reject the selected pending memories (forgotten; a restore sends one back)")
+    def reject_selected(self, request: HttpRequest, queryset: QuerySet[Memory]) -> None:
+        self._review_each(request, queryset, "rejected")
 
     @admin.action(description="Purge the selected memories (erase their content for good)")
     def purge_selected(self, request: HttpRequest, queryset: QuerySet[Memory]) -> HttpResponse | None:
@@ -178,6 +234,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
                 view(self.restore_view),
                 name="memories_memory_restore",
             ),
+            path("<path:object_id>/review/", view(self.review_view), name="memories_memory_review"),
         ]
         return own + super().get_urls()
 
@@ -214,6 +271,45 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
                 self.message_user(request, f"Memory {memory.pk} {done}.", messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:memories_memory_change", args=[quote(memory.pk)]))
 
+    def review_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """A pending memory's review: approve it, reject it, or correct it and approve."""
+        user = request.user
+        assert isinstance(user, User)
+        memory = self._memory_for(request, object_id)
+        back = HttpResponseRedirect(reverse("admin:memories_memory_change", args=[quote(memory.pk)]))
+        content = memory.content
+        if request.method == "POST":
+            verdict, reason = request.POST.get("verdict", ""), request.POST.get("reason", "")
+            content = request.POST.get("content", "").strip()
+            try:
+                if verdict == "approve":
+                    services.memory_approve(user=user, credential=None, memory_id=memory.pk, reason=reason)
+                    self.message_user(request, f"Memory {memory.pk} approved.", messages.SUCCESS)
+                elif verdict == "reject":
+                    services.memory_reject(user=user, credential=None, memory_id=memory.pk, reason=reason)
+                    self.message_user(request, f"Memory {memory.pk} rejected.", messages.SUCCESS)
+                elif verdict == "edit" and content:
+                    result = services.memory_approve_edited(
+                        user=user, credential=None, memory_id=memory.pk, content=content, reason=reason
+                    )
+                    self.message_user(
+                        request, f"Approved as {result.memory.pk}, which replaces {memory.pk}.", messages.SUCCESS
+                    )
+                    return HttpResponseRedirect(reverse("admin:memories_memory_change", args=[quote(result.memory.pk)]))
+                else:
+                    self.message_user(request, "Choose approve, reject, or edit with content.", messages.ERROR)
+            except DomainError as error:
+                self.message_user(request, error.message, messages.ERROR)
+            return back
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Review {memory.pk}",
+            "opts": self.model._meta,
+            "original": memory,
+            "content": content,
+        }
+        return TemplateResponse(request, "admin/memories/memory/review.html", context)
+
     def forget_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         return self._lifecycle(request, object_id, "forget")
 
@@ -237,6 +333,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
             "events": selectors.memory_events(user=user, memory=memory),
             "may_retire": permits(user, Action.RETIRE, memory),
             "is_live": memory.state == State.LIVE,
+            "is_pending": memory.state == State.PENDING,
         }
         return super().change_view(request, object_id, form_url, extra_context=context)
 

@@ -6,8 +6,8 @@ from django.db import migrations, models
 
 
 # The forward-only trigger (migrations 0006, 0020) with the review's states: a pending memory is
-# approved (live), rejected (forgotten) or replaced (superseded); a rejected one may go back to
-# pending; nothing else enters pending (a memory that counted never goes back under review).
+# approved (live), rejected (forgotten) or replaced (superseded); one retired while pending may go
+# back to pending (its restore); nothing else enters pending (a memory that counted never goes back under review).
 FORWARD = """
 CREATE OR REPLACE FUNCTION zeromemory_memory_forward_only() RETURNS trigger AS $$
 DECLARE
@@ -35,9 +35,9 @@ BEGIN
     IF NEW.state <> OLD.state AND NOT (
         (OLD.state IN ('live', 'pending') AND NEW.state IN ('superseded', 'forgotten'))
         OR (OLD.state IN ('superseded', 'forgotten') AND NEW.state = 'live')
-        -- review: approved; and a rejected one restored goes back to review, never straight in
+        -- review: approved; one retired while pending, restored, goes back to review, never straight in
         OR (OLD.state = 'pending' AND NEW.state = 'live')
-        OR (OLD.state = 'forgotten' AND NEW.state = 'pending')
+        OR (OLD.state IN ('forgotten', 'superseded') AND NEW.state = 'pending')
     ) THEN
         RAISE EXCEPTION 'lifecycle transition % -> % is not allowed (%)', OLD.state, NEW.state, OLD.id
             USING ERRCODE = 'integrity_constraint_violation';

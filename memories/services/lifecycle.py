@@ -103,9 +103,9 @@ def retire_by_successor(
         actor=actor,
         credential=credential,
         reason=reason,
-        data=_superseded_data(
-            successor=successor, origin=origin, link=link, loop_closed=closes_loop, replaced=replaced
-        ),
+        data=_superseded_data(successor=successor, origin=origin, link=link, loop_closed=closes_loop, replaced=replaced)
+        # Replaced while pending review: a restore sends it back to review.
+        | ({"review": "replaced"} if from_state == State.PENDING else {}),
     )
     return link
 

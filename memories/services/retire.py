@@ -60,8 +60,9 @@ def memory_forget(
             return memory
         if memory.state == State.SUPERSEDED:
             raise NotLive(f"{memory_id} was superseded by {memory.superseded_by_id}; restore it first to forget it.")
+        was_pending = memory.state == State.PENDING
         try:
-            closes_loop = retire(memory=memory, successor=None, now=timezone.now())
+            closes_loop = retire(memory=memory, successor=None, now=timezone.now(), from_state=memory.state)
         except LostRace:  # pragma: no cover - the row is locked
             raise NotLive(f"{memory_id} changed while being forgotten; retry.") from None
         event_append(
@@ -70,7 +71,8 @@ def memory_forget(
             actor=user,
             credential=credential,
             reason=reason,
-            data={"loop_closed": closes_loop},
+            # A write withdrawn before review: a restore sends it back to review.
+            data={"loop_closed": closes_loop, **({"review": "withdrawn"} if was_pending else {})},
         )
     return memory  # retire() already set the new lifecycle fields on it
 
@@ -95,8 +97,9 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
         reopen = memory.loop_status == LoopStatus.CLOSED and bool(retirement and retirement.data.get("loop_closed"))
         now = timezone.now()
         previous_successor = memory.superseded_by_id
-        # A write rejected in review goes back to review, never straight into what counts.
-        rejected = bool(retirement and retirement.data.get("review") == "rejected")
+        # A write retired while pending review (rejected, withdrawn, replaced by a moderator's
+        # version) goes back to review, never straight into what counts.
+        rejected = bool(retirement and retirement.data.get("review"))
         changes: dict[str, object] = {
             "state": State.PENDING if rejected else State.LIVE,
             "superseded_by": None,

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.admin.utils import quote
+from django.test import Client
 from rest_framework.test import APIClient
 
 from memories import hooks, services
@@ -203,3 +205,69 @@ def test_the_policy_is_set_by_the_command(db):
     assert Project.objects.get(slug="lab").review_provisional is True
     call_command("create_project", "lab", "--no-review-provisional", stdout=StringIO())
     assert Project.objects.get(slug="lab").review_provisional is False
+
+
+def test_no_way_around_the_review_through_forget_or_a_replacement(alice, dave, reviewed, watcher):
+    withdrawn = _capture(watcher)["memory"]["id"]
+    assert alice.client.post(f"/api/v1/memories/{withdrawn}/forget/", {}, format="json").json()["state"] == "forgotten"
+    assert alice.client.post(f"/api/v1/memories/{withdrawn}/restore/", {}, format="json").json()["state"] == "pending"
+
+    replaced = _capture(watcher, "The release is on Tuesday, someone said.")["memory"]["id"]
+    dave.client.post(f"/api/v1/memories/{replaced}/approve/", {"content": "The release is on Tuesday."}, format="json")
+    assert dave.client.post(f"/api/v1/memories/{replaced}/restore/", {}, format="json").json()["state"] == "pending"
+    assert withdrawn not in _recall(alice)
+
+
+def _staff(persona: Persona) -> Client:
+    persona.user.is_staff = True
+    persona.user.save()
+    client = Client()
+    client.force_login(persona.user)
+    return client
+
+
+def test_a_team_admin_reviews_a_session_in_bulk_in_the_admin(alice, bob, dave, reviewed, watcher):
+    first = _capture(watcher, "Bob prefers morning stand-ups.", session="meeting-7")["memory"]["id"]
+    second = _capture(watcher, "The design review moved to Thursday.", session="meeting-7")["memory"]["id"]
+    other = _capture(watcher, "Lunch order: pizza.", session="meeting-8")["memory"]["id"]
+    lead = _staff(dave)
+
+    listing = lead.get("/admin/memories/memory/", {"lifecycle": "pending", "session": "meeting-7"})
+    page = listing.content.decode()
+    assert "approve_selected" in page
+    assert "Bob prefers morning stand-ups." in page
+    assert "Lunch order" not in page
+    done = lead.post(
+        "/admin/memories/memory/?lifecycle=pending&session=meeting-7",
+        {"action": "approve_selected", "_selected_action": [first, second, other], "index": "0"},
+        follow=True,
+    )
+    # The action reaches what the filtered list holds: the session's two, not the other one.
+    assert "2 memories approved." in done.content.decode()
+    assert [Memory.objects.get(pk=pk).state for pk in (first, second, other)] == ["live", "live", "pending"]
+
+    # A member who is staff but maintains nothing is not offered the review, and cannot force it.
+    member = _staff(bob)
+    assert "approve_selected" not in member.get("/admin/memories/memory/", {"lifecycle": "all"}).content.decode()
+    pending = _capture(watcher, "Another capture.")["memory"]["id"]
+    before = store_snapshot()
+    member.post("/admin/memories/memory/", {"action": "approve_selected", "_selected_action": [pending]})
+    assert store_snapshot() == before
+
+
+def test_a_team_admin_corrects_and_approves_one_in_the_admin(alice, dave, reviewed, watcher):
+    pending = _capture(watcher, "The budget is 40k, I think.")["memory"]["id"]
+    lead = _staff(dave)
+    page = lead.get(f"/admin/memories/memory/{pending}/change/").content.decode()
+    assert 'id="zm-review"' in page
+    review_url = f"/admin/memories/memory/{pending}/review/"
+    assert "The budget is 40k, I think." in lead.get(review_url).content.decode()
+
+    answer = lead.post(review_url, {"verdict": "edit", "content": "The budget is 45k.", "reason": "checked"})
+
+    assert answer.status_code == 302
+    old = Memory.objects.get(pk=pending)
+    assert old.state == "superseded"
+    new = Memory.objects.get(pk=old.superseded_by_id)
+    assert (new.content, new.owner, new.state) == ("The budget is 45k.", dave.user, "live")
+    assert answer["Location"].endswith(f"/admin/memories/memory/{quote(new.pk)}/change/")
