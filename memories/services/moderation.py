@@ -30,8 +30,8 @@ from memories.visibility import Action, visible_memories
 
 def _locked_pending(user: User, credential: Credential | None, memory_id: str) -> Memory:
     """The pending memory, locked: 404 if ``user`` may not see it, 403 unless they maintain its
-    project (its writer may not review their own capture) with a token of their own, 409 if it
-    is not pending."""
+    project (its writer too, if only a member) and use an authoritative token, 409 if it is not
+    pending."""
     if credential is not None and credential.provenance != Provenance.AUTHORITATIVE:
         raise Forbidden("A provisional token cannot review: use a maintainer's own token or the admin.")
     if not is_memory_id(memory_id) or not visible_memories(user).filter(pk=memory_id).exists():

@@ -85,7 +85,7 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
     """
     with transaction.atomic():
         memory = _locked_for_retirement(user, memory_id)[memory_id]
-        if memory.state == State.LIVE:
+        if memory.state in (State.LIVE, State.PENDING):  # nothing retired to restore
             return memory
         if memory.purged_at is not None:
             raise NotLive(f"{memory_id} was purged: its content is erased and it cannot be restored.")

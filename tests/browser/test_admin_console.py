@@ -35,7 +35,7 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
 from memories.choices import Role
-from memories.models import Link, Memory
+from memories.models import Link, Memory, WebhookEndpoint
 from memories.services import (
     LinkSpec,
     credential_issue,
@@ -43,6 +43,7 @@ from memories.services import (
     membership_set,
     memory_remember,
     project_create,
+    project_set_policy,
 )
 from memories.visibility import visible_memories
 from review.judges import Verdict
@@ -476,3 +477,91 @@ def test_a_member_who_only_sees_a_memory_is_offered_no_action_on_it(walk, story)
     walk.home()
     walk.open_model("conflict")
     assert walk.browser.find_elements(By.ID, "result_list") == []  # nothing of alice's is his to settle
+
+
+def _captures(story: Story) -> list[Memory]:
+    """alice's background watcher's captures in acme, which reviews provisional writes."""
+    acme = story.staging.project
+    assert acme is not None
+    project_set_policy(actor=None, via="tests", project=acme, review_provisional=True)
+    alice = User.objects.get(username="alice")
+    watcher, _ = credential_issue(actor=None, via="tests", user=alice, label="watcher", provenance="provisional")
+    return [
+        memory_remember(
+            user=alice, credential=watcher, content=content, kind="fact", project_slug="acme", session=session
+        ).memory
+        for content, session in (
+            ("Heard in standup: the API freeze starts on the 20th.", "standup-12"),
+            ("Heard in standup: Dana owns the release notes.", "standup-12"),
+            ("Heard at lunch: the budget is 40k.", "lunch-3"),
+        )
+    ]
+
+
+def test_a_team_admin_reviews_captures_and_sets_up_a_webhook(walk, story):
+    freeze, notes, budget = _captures(story)
+    assert {memory.state for memory in (freeze, notes, budget)} == {"pending"}
+    walk.checks.append(lambda: "globex" not in walk.browser.page_source.lower())
+    walk.login("lead")
+
+    walk.open_model("memory")
+    walk.filter("lifecycle", "Pending review")
+    listed = walk.text("result_list")
+    assert "API freeze" in listed
+    assert "budget is 40k" in listed
+    walk.filter("session", "standup-12")
+    assert "budget is 40k" not in walk.text("result_list")
+    walk.browser.find_element(By.ID, "action-toggle").click()
+    Select(walk.browser.find_element(By.NAME, "action")).select_by_value("approve_selected")
+    walk.click(walk.browser.find_element(By.CSS_SELECTOR, "button[name=index]"))
+    assert "2 memories approved." in walk.message()
+    assert [Memory.objects.get(pk=m.pk).state for m in (freeze, notes, budget)] == ["live", "live", "pending"]
+
+    walk.filter("session", "All")
+    walk.follow("budget is 40k", "#result_list", partial=True)
+    walk.click(walk.browser.find_element(By.ID, "zm-review"))
+    box = walk.browser.find_element(By.ID, "id_content")
+    box.clear()
+    box.send_keys("The budget is 45k (confirmed by finance).")
+    walk.click(walk.browser.find_element(By.ID, "zm-approve-edited"))
+    assert "which replaces" in walk.message()
+    corrected = Memory.objects.get(content="The budget is 45k (confirmed by finance).")
+    assert memory_id_on_page(walk) == corrected.pk
+    assert Memory.objects.get(pk=budget.pk).superseded_by_id == corrected.pk
+
+    walk.home()
+    walk.open_model("webhookendpoint")
+    walk.click(walk.browser.find_element(By.CSS_SELECTOR, "a.addlink"))
+    Select(walk.browser.find_element(By.NAME, "project")).select_by_visible_text("acme")
+    walk.browser.find_element(By.NAME, "url").send_keys("https://hooks.acme.example/zeromemory")
+    walk.browser.find_element(By.CSS_SELECTOR, "input[name=events][value='conflict.opened']").click()
+    walk.click(walk.browser.find_element(By.NAME, "_continue"))
+    endpoint = WebhookEndpoint.objects.get()
+    assert (endpoint.project.slug, endpoint.events, endpoint.created_by) == (
+        "acme",
+        ["conflict.opened"],
+        User.objects.get(username="lead"),
+    )
+    assert endpoint.secret in walk.browser.page_source  # shown to set up the receiver
+
+
+def test_a_superuser_purges_a_memory_with_a_reason(walk, story):
+    walk.login("root")
+    walk.open_model("memory")
+    walk.search("staging")
+    walk.browser.find_element(By.CSS_SELECTOR, "#result_list input.action-select").click()
+    Select(walk.browser.find_element(By.NAME, "action")).select_by_value("purge_selected")
+    walk.click(walk.browser.find_element(By.CSS_SELECTOR, "button[name=index]"))
+    assert "Purging erases the content of 1 memory" in walk.text("content-main")
+    assert Memory.objects.get(pk=story.staging.pk).purged_at is None  # asked, not done
+
+    walk.browser.find_element(By.ID, "id_reason").send_keys("It named a customer's database host.")
+    walk.click(walk.browser.find_element(By.ID, "purge-confirm"))
+
+    assert "Purged 1 memories." in walk.message()
+    purged = Memory.objects.get(pk=story.staging.pk)
+    assert (purged.content, purged.state) == ("[purged]", "forgotten")
+    walk.filter("lifecycle", "Forgotten")
+    walk.follow("[purged]", "#result_list", partial=True)
+    assert memory_id_on_page(walk) == story.staging.pk
+    assert "purged" in walk.text("zm-events")

@@ -52,10 +52,13 @@ class Seeded:
     carol_ids: list[str] = field(default_factory=list)
     bob_ids: list[str] = field(default_factory=list)
     conflict_ids: list[int] = field(default_factory=list)
+    # alice's captures waiting for her review (she maintains their project): the first half for
+    # approve to act on, the rest for reject (each consumes what it settles).
+    pending_ids: list[str] = field(default_factory=list)
 
     @property
     def memory_ids(self) -> list[str]:
-        return [*self.alice_ids, *self.carol_ids, *self.bob_ids]
+        return [*self.alice_ids, *self.carol_ids, *self.bob_ids, *self.pending_ids]
 
 
 def _conflict(older: Memory, newer: Memory) -> int:
@@ -97,6 +100,24 @@ def seeded(alice: Persona, bob: Persona, carol: Persona, acme: Project) -> Seede
     alice_made = mine(alice, acme, ALICE_MARK, found.alice_ids)
     carol_made = mine(carol, globex, CAROL_MARK, found.carol_ids)
     found.bob_ids.append(make_memory(bob.user, "Bob's note: the coffee machine is fixed.", project=acme).id)
+    # Captures waiting for alice's review (she maintains lab, which reviews provisional writes):
+    # approve and reject have something to act on.
+    lab, _ = services.project_create(actor=None, via="tests", slug="lab")
+    services.membership_set(actor=None, via="tests", project=lab, user=alice.user, role="maintainer")
+    services.project_set_policy(actor=None, via="tests", project=lab, review_provisional=True)
+    watcher, _ = services.credential_issue(
+        actor=None, via="tests", user=alice.user, label="watcher", provenance="provisional"
+    )
+    for n in range(12):
+        found.pending_ids.append(
+            services.memory_remember(
+                user=alice.user,
+                credential=watcher,
+                content=f"Captured {ALICE_MARK} note {n}.",
+                kind="fact",
+                project_slug="lab",
+            ).memory.id
+        )
     found.conflict_ids = [_conflict(alice_made[0], alice_made[3]), _conflict(carol_made[0], carol_made[3])]
     return found
 

@@ -15,8 +15,8 @@ def test_remember_stores_a_trimmed_memory_and_answers_201(alice):
 
     assert response.status_code == 201
     memory = response.json()["memory"]
-    # SPEC §3: "at least" its fields; beyond them, valid time (docs/api.md).
-    assert set(memory) == {*SPEC_MEMORY_FIELDS, "valid_from", "valid_until"}
+    # SPEC §3: "at least" its fields; beyond them, valid time and the purge's time (docs/api.md).
+    assert set(memory) == {*SPEC_MEMORY_FIELDS, "valid_from", "valid_until", "purged_at"}
     assert memory["content"] == "Deploys happen on Mondays."
     assert memory["id"].startswith("mem_")
     assert len(memory["id"]) == 30
