@@ -552,7 +552,7 @@ def test_a_superuser_purges_a_memory_with_a_reason(walk, story):
     walk.browser.find_element(By.CSS_SELECTOR, "#result_list input.action-select").click()
     Select(walk.browser.find_element(By.NAME, "action")).select_by_value("purge_selected")
     walk.click(walk.browser.find_element(By.CSS_SELECTOR, "button[name=index]"))
-    assert "Purging erases the content of 1 memory" in walk.text("content-main")
+    assert "Purging erases the content, metadata and vectors of 1 memory for good." in walk.text("content-main")
     assert Memory.objects.get(pk=story.staging.pk).purged_at is None  # asked, not done
 
     walk.browser.find_element(By.ID, "id_reason").send_keys("It named a customer's database host.")
@@ -561,6 +561,8 @@ def test_a_superuser_purges_a_memory_with_a_reason(walk, story):
     assert "Purged 1 memories." in walk.message()
     purged = Memory.objects.get(pk=story.staging.pk)
     assert (purged.content, purged.state) == ("[purged]", "forgotten")
+    walk.home()
+    walk.open_model("memory")
     walk.filter("lifecycle", "Forgotten")
     walk.follow("[purged]", "#result_list", partial=True)
     assert memory_id_on_page(walk) == story.staging.pk

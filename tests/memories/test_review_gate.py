@@ -271,3 +271,14 @@ def test_a_team_admin_corrects_and_approves_one_in_the_admin(alice, dave, review
     new = Memory.objects.get(pk=old.superseded_by_id)
     assert (new.content, new.owner, new.state) == ("The budget is 45k.", dave.user, "live")
     assert answer["Location"].endswith(f"/admin/memories/memory/{quote(new.pk)}/change/")
+
+
+def test_restoring_a_pending_memory_changes_nothing(alice, reviewed, watcher):
+    pending = _capture(watcher)["memory"]["id"]
+    before = store_snapshot()
+
+    answer = alice.client.post(f"/api/v1/memories/{pending}/restore/", {}, format="json")
+
+    assert answer.status_code == 200
+    assert answer.json()["state"] == "pending"
+    assert store_snapshot() == before
