@@ -36,7 +36,8 @@ SENDER_ENV = {
     "ZEROMEMORY_WEBHOOK_TIMEOUT_SECONDS": "2",
     "ZEROMEMORY_WEBHOOK_RETRY_DELAYS": "1,2,4,8",
     "ZEROMEMORY_WEBHOOK_POLL_SECONDS": "0.5",
-    "ZEROMEMORY_LOG_LEVEL": "WARNING",
+    # Each failed attempt is a WARNING; the table says what they add up to.
+    "ZEROMEMORY_LOG_LEVEL": "ERROR",
 }
 
 
