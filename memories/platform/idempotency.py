@@ -51,13 +51,28 @@ def run_idempotently(*, credential: Credential, key: str, request_hash: str, per
         with transaction.atomic():
             body = perform()
             IdempotencyRecord.objects.filter(pk=record.pk).update(
-                status=IdempotencyRecord.Status.COMPLETED, response_status=_rest_status(body), response_body=body
+                status=IdempotencyRecord.Status.COMPLETED,
+                response_status=_rest_status(body),
+                response_body=_storable(body),
             )
     except BaseException:
         # Nothing was stored; free the key so the client's retry runs the write afresh.
         IdempotencyRecord.objects.filter(pk=record.pk, status=IdempotencyRecord.Status.IN_PROGRESS).delete()
         raise
     return body
+
+
+def _storable(value: Any) -> Any:
+    """``value`` as jsonb can hold it. An answer may echo a NUL the request sent (a batch item's
+    error naming an unknown argument), and PostgreSQL refuses NUL in jsonb: storing it failed
+    the whole request with a 503. The stored copy has U+FFFD in its place."""
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, list):
+        return [_storable(item) for item in value]
+    if isinstance(value, dict):
+        return {_storable(key): _storable(item) for key, item in value.items()}
+    return value
 
 
 def _rest_status(body: Any) -> int:

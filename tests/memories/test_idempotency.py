@@ -169,3 +169,17 @@ def test_a_key_freed_by_its_failing_first_attempt_during_a_retrys_claim_is_claim
     assert Memory.objects.filter(content="Stored by the retry").count() == 1
     record = IdempotencyRecord.objects.get(key="freed")
     assert (record.status, record.response_status) == (IdempotencyRecord.Status.COMPLETED, 201)
+
+
+def test_an_answer_that_echoes_a_nul_is_kept_for_replays(alice, acme):
+    """A batch item's error quotes the value it was sent, NUL and all; jsonb cannot hold NUL,
+    and storing the answer used to fail the whole request with a 503."""
+    body = {"items": [{"content": "A fact.", "kind": "fa\x00ct"}]}
+
+    first = alice.client.post("/api/v1/memories/batch/", body, format="json", HTTP_IDEMPOTENCY_KEY="nul-1")
+    replay = alice.client.post("/api/v1/memories/batch/", body, format="json", HTTP_IDEMPOTENCY_KEY="nul-1")
+
+    assert first.status_code == 200, first.content
+    assert first.json()["results"][0]["status"] == 400
+    assert replay.status_code == 200
+    assert replay.json()["results"][0]["error"]["code"] == first.json()["results"][0]["error"]["code"]
