@@ -106,9 +106,16 @@ def memory_remember(
         content, metadata = screened.content, screened.metadata
         vectors = None  # a batch embedded the text as sent; the redacted one is what is stored
     embedding, sentence_vectors = vectors if vectors is not None else _embed(content)
-    # Under the project's review policy a provisional write waits for a maintainer: stored, shown
-    # to its owner and the maintainers, and counted nowhere until approved (services.moderation).
-    pending = provenance == Provenance.PROVISIONAL and project is not None and project.review_provisional
+    # Under the project's review policy a provisional write shared with the project waits for a
+    # maintainer: stored, shown to its owner and the maintainers, and counted nowhere until
+    # approved (services.moderation). A private capture counts at once: no maintainer may read
+    # another member's private memory, so nobody could ever approve it.
+    pending = (
+        provenance == Provenance.PROVISIONAL
+        and project is not None
+        and project.review_provisional
+        and (visibility or Visibility.PROJECT) == Visibility.PROJECT
+    )
     new_memory = Memory(
         content=content,
         content_fingerprint=content_fingerprint(content),

@@ -282,3 +282,9 @@ def test_restoring_a_pending_memory_changes_nothing(alice, reviewed, watcher):
     assert answer.status_code == 200
     assert answer.json()["state"] == "pending"
     assert store_snapshot() == before
+
+
+def test_a_private_capture_counts_at_once_as_no_maintainer_could_read_it(alice, dave, reviewed, watcher):
+    private = _capture(watcher, "My own reminder: renew the passport.", visibility="private")["memory"]
+    assert private["state"] == "live"
+    assert dave.client.get(f"/api/v1/memories/{private['id']}/").status_code == 404
