@@ -81,7 +81,8 @@ def _was_text(old: Memory) -> str:
 def _last_versions(user: User, ids: list[str], as_of: datetime | None) -> dict[str, Memory]:
     """For each of ``ids``, the most recently retired version it superseded that ``user`` may
     see (as it stood at ``as_of``, when given)."""
-    older = visible_memories(user).filter(superseded_by_id__in=ids, state=State.SUPERSEDED)
+    # A purged version has no words to quote.
+    older = visible_memories(user).filter(superseded_by_id__in=ids, state=State.SUPERSEDED, purged_at__isnull=True)
     if as_of is not None:
         older = older.filter(invalidated_at__lte=as_of)
     found: dict[str, Memory] = {}

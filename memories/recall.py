@@ -201,6 +201,14 @@ def recall(
         pk: (1.0 - distance) + weight * matches.get(pk, 0.0) + DISTINCT_WEIGHT * distinct.get(pk, 0.0)
         for pk, distance in distances.items()
     }
-    chosen = sorted(scores, key=lambda pk: (-scores[pk], distances[pk], pk))[:limit]
-    rows = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS).in_bulk(chosen)
+    ranked = sorted(scores, key=lambda pk: (-scores[pk], distances[pk], pk))
+    if not include_superseded and as_of is None:
+        chosen = ranked[:limit]
+        rows = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS).in_bulk(chosen)
+    else:
+        # A purged memory may still stand as a superseded version (or as live at as_of) but has
+        # no words left to answer with. Left out after ranking, where it costs nothing: a filter
+        # on purged_at would take the covering scans off their indexes.
+        rows = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS).in_bulk(ranked[: limit * 2])
+        chosen = [pk for pk in ranked[: limit * 2] if rows[pk].purged_at is None][:limit]
     return [RecallHit(memory=rows[pk], distance=distances[pk], score=scores[pk]) for pk in chosen]

@@ -275,3 +275,17 @@ def test_only_a_superuser_purges_in_the_admin(alice, dave, pair):
     event = MemoryEvent.objects.get(memory=new, action="purged")
     assert event.actor is not None
     assert (event.reason, event.actor.username, event.data["via"]) == ("erasure #7", "root", "admin")
+
+
+def test_a_purged_version_is_neither_recalled_nor_quoted(alice, pair):
+    old, new = pair
+    _purge(old.pk)  # the superseded version: it stays superseded, without its words
+
+    hits = alice.client.post(
+        "/api/v1/recall/", {"query": "Where is the team offsite?", "include_superseded": True}, format="json"
+    ).json()["results"]
+    assert old.pk not in [hit["memory"]["id"] for hit in hits]
+    assert new.pk in [hit["memory"]["id"] for hit in hits]
+    pack = alice.client.post("/api/v1/context/", {"query": "Where is the team offsite?"}, format="json").json()
+    assert "was:" not in pack["text"]
+    assert TOMBSTONE not in pack["text"]
