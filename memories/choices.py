@@ -94,6 +94,10 @@ class EventAction(models.TextChoices):
     PURGED = "purged"
 
 
+# The lifecycle entries that bring a memory into the store: every memory has one (SPEC §8).
+CREATION_ACTIONS = frozenset({EventAction.CREATED, EventAction.IMPORTED, EventAction.SUBMITTED})
+
+
 class FeedEventType(models.TextChoices):
     """What the event feed and webhooks announce (docs/api.md, "Events and webhooks"). The
     memory types come from the lifecycle log (a trigger copies those actions); the conflict

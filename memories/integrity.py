@@ -10,11 +10,10 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from memories.choices import EventAction, LinkOrigin, LinkType, LoopStatus, State
+from memories.choices import CREATION_ACTIONS, EventAction, LinkOrigin, LinkType, LoopStatus, State
 from memories.models import TOMBSTONE, Link, Memory, MemoryEvent, MemorySentence
 from memories.services.lifecycle import event_append
 
-CREATION_ACTIONS = [EventAction.CREATED, EventAction.IMPORTED, EventAction.SUBMITTED]
 RETIRING_ORIGINS = [LinkOrigin.DECLARED, LinkOrigin.HYGIENE, LinkOrigin.MODERATOR]
 REQUIRED_TRIGGERS = {
     "memoryevent_append_only",
@@ -80,7 +79,7 @@ def find_breaches() -> Iterator[Breach]:
     ).only("id"):
         yield Breach("forgotten_loop_unrecorded", (memory.pk,), "loop closed by forget lacks closed_at or its event")
     unborn = Memory.objects.exclude(
-        Exists(MemoryEvent.objects.filter(memory=OuterRef("pk"), action__in=CREATION_ACTIONS))
+        Exists(MemoryEvent.objects.filter(memory=OuterRef("pk"), action__in=list(CREATION_ACTIONS)))
     ).only("id")
     for memory in unborn:
         yield Breach("no_creation_event", (memory.pk,), "has no created (or imported, or submitted) event")

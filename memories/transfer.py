@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 from memories import secret_guard
 from memories.choices import (
+    CREATION_ACTIONS,
     LOOP_KINDS,
     AccountAction,
     EventAction,
@@ -49,7 +50,6 @@ from memories.models import (
 from memories.text import content_fingerprint
 
 BATCH = 500
-CREATION_ACTIONS = frozenset({EventAction.CREATED, EventAction.IMPORTED, EventAction.SUBMITTED})
 IMPORTED_DATA = {"source": "import_memories"}
 # Set on an imported memory's row when the secret guard redacted it (what it found).
 REDACTED_KEY = "_redacted"

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from memories import selectors
 from memories.agent import contract
 from memories.agent.results import feed_event_body
+from memories.agent.verbs import page_size
 from memories.errors import NotFound
 
 Body = dict[str, Any]
@@ -29,23 +30,12 @@ def _decode(cursor: Any) -> tuple[int, int]:
         raise NotFound("Invalid cursor") from None
 
 
-def _size(raw: Any) -> int:
-    """``limit`` as the memory feed reads it: past the maximum is the maximum, anything but a
-    positive integer the default."""
-    try:
-        size = int(str(raw))
-    except ValueError:
-        return contract.FEED_PAGE_SIZE
-    return contract.FEED_PAGE_SIZE if size <= 0 else min(size, contract.MAX_FEED_PAGE_SIZE)
-
-
 def events_page(*, user: User, arguments: Any) -> Body:
     """One page of events, oldest first. ``next`` is where to ask from next time: after the
     last event returned, or the cursor given when nothing new has arrived, so that a reader who
     polls with it misses nothing (null only when nothing was given and nothing is there)."""
-    params = {key: arguments.get(key) for key in arguments if key not in {"cursor", "limit"}}
     cursor, limit = arguments.get("cursor"), arguments.get("limit")
-    filters = contract.EVENTS.parse(_as_query(arguments, params))
+    filters = contract.EVENTS.parse(arguments)  # a shape reads only its own fields
     after = _decode(cursor) if cursor else None
     project = selectors.project_for_member(user=user, slug=filters["project"]) if filters.get("project") else None
     page = selectors.feed_events_page(
@@ -54,7 +44,7 @@ def events_page(*, user: User, arguments: Any) -> Body:
         types=filters.get("type") or (),
         since=filters.get("since"),
         after=after,
-        size=contract.FEED_PAGE_SIZE if limit is None else _size(limit),
+        size=contract.FEED_PAGE_SIZE if limit is None else page_size(limit),
     )
     last = page.last or after
     return {
@@ -62,14 +52,3 @@ def events_page(*, user: User, arguments: Any) -> Body:
         "next": _encode(last) if last is not None else None,
         "has_more": page.more,
     }
-
-
-def _as_query(arguments: Any, params: dict[str, Any]) -> Any:
-    """The filters in the form they came: a query string's parameters stay a QueryDict (blank
-    means absent there), a JSON object stays a dict."""
-    if hasattr(arguments, "copy") and hasattr(arguments, "getlist"):
-        query = arguments.copy()
-        for key in ("cursor", "limit"):
-            query.pop(key, None)
-        return query
-    return params
