@@ -50,6 +50,14 @@ class LinkType(models.TextChoices):
     CONTRADICTS = "contradicts"
 
 
+class OnStale(models.TextChoices):
+    """What a write does with a supersedes target that another write already replaced (R-S11)."""
+
+    SKIP = "skip"  # store anyway, report the target as dead with its current head (a fork: R-S12)
+    REJECT = "reject"  # compare-and-set: 409 stale_target, nothing stored
+    FOLLOW = "follow"  # supersede the chain's live head instead
+
+
 class LinkOrigin(models.TextChoices):
     DECLARED = "declared"
     HYGIENE = "hygiene"

@@ -22,7 +22,7 @@ from memories.agent.fields import (
     Timestamp,
     slug,
 )
-from memories.choices import FeedEventType, Kind, LinkType, Visibility
+from memories.choices import FeedEventType, Kind, LinkType, OnStale, Visibility
 from memories.context import CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS
 from memories.ids import ID_LENGTH, MEMORY_ID_RE
 from memories.models import MAX_CONTENT_LENGTH, MAX_METADATA_BYTES, MAX_SESSION_LENGTH
@@ -58,6 +58,7 @@ __all__ = [
     "MAX_SUPERSEDES",
     "MIN_CONTEXT_TOKENS",
     "MIN_RECALL_LIMIT",
+    "ON_STALE_MODES",
     "REASON",
     "RECALL",
     "RECALL_LIMIT",
@@ -83,6 +84,7 @@ FEED_PAGE_SIZE, MAX_FEED_PAGE_SIZE = 50, 200
 KINDS = tuple(Kind.values)
 LINK_TYPES = tuple(LinkType.values)
 VISIBILITIES = tuple(Visibility.values)
+ON_STALE_MODES = tuple(OnStale.values)
 
 
 def metadata_problem(value: dict[str, Any]) -> str | None:
@@ -143,6 +145,8 @@ REMEMBER = Shape(
         ),
         "valid_from": Timestamp(required=False, allow_null=True),
         "valid_until": Timestamp(required=False, allow_null=True),
+        # What a supersedes target that another write already replaced means (SPEC R-S11).
+        "on_stale": Choice(choices=ON_STALE_MODES, default=OnStale.SKIP.value),
     },
     refine={"metadata": _metadata},
     whole=_remember_whole,

@@ -78,6 +78,7 @@ def remember_parsed(
         links=[LinkSpec(type=link["type"], dst=link["dst"]) for link in fields.get("links") or []],
         valid_from=fields.get("valid_from"),
         valid_until=fields.get("valid_until"),
+        on_stale=fields["on_stale"],
         vectors=vectors,
     )
     return remember_body(result)

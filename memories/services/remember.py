@@ -21,6 +21,7 @@ from memories.choices import (
     LinkOrigin,
     LinkType,
     LoopStatus,
+    OnStale,
     Provenance,
     SecretPolicy,
     State,
@@ -86,6 +87,7 @@ def memory_remember(
     links: list[LinkSpec] | None = None,
     valid_from: datetime | None = None,
     valid_until: datetime | None = None,
+    on_stale: str = OnStale.SKIP,
     vectors: tuple[list[float], list[list[float]]] | None = None,
 ) -> RememberResult:
     """Store ``content`` for ``user``; input is already validated field by field. ``vectors``:
