@@ -100,6 +100,9 @@ class EventAction(models.TextChoices):
     SUBMITTED = "submitted"  # stored pending review (or sent back to it by a restore)
     APPROVED = "approved"
     PURGED = "purged"
+    # A write named a stale version under on_stale "skip" while its chain had another live head
+    # (SPEC R-S12): data {"stale", "current"}. The record check_integrity and the sweep read.
+    FORKED = "forked"
 
 
 # The lifecycle entries that bring a memory into the store: every memory has one (SPEC §8).

@@ -24,6 +24,7 @@ class ErrorCode(StrEnum):
     READ_ONLY_TOKEN = "read_only_token"
     OUTSIDE_TOKEN_SCOPE = "outside_token_scope"
     SECRET_DETECTED = "secret_detected"
+    STALE_TARGET = "stale_target"
 
 
 class DomainError(Exception):
@@ -36,6 +37,10 @@ class DomainError(Exception):
         if code is not None:
             self.code = code
         self.fields = fields
+
+    def extra(self) -> dict[str, Any]:
+        """Keys a rule adds to the error object beside code, message and fields (R-O8)."""
+        return {}
 
 
 class ValidationFailed(DomainError):
@@ -69,6 +74,21 @@ class NotLive(DomainError):
     def __init__(self, message: str, *, memory_id: str | None = None) -> None:
         super().__init__(message)
         self.memory_id = memory_id
+
+
+class StaleTarget(DomainError):
+    """A write under ``on_stale: "reject"`` named a version another write already replaced
+    (SPEC R-S11): nothing was stored; ``current`` names each stale target's live head."""
+
+    status = 409
+    code = ErrorCode.STALE_TARGET
+
+    def __init__(self, message: str, *, current: list[dict[str, str | None]]) -> None:
+        super().__init__(message)
+        self.current = current
+
+    def extra(self) -> dict[str, Any]:
+        return {"current": self.current}
 
 
 class IdempotencyInProgress(DomainError):

@@ -21,3 +21,20 @@ PurgedHook = Callable[[list[str]], None]
 # Called inside the purge's transaction with the ids purged: other apps erase their own copies
 # of the words (the review app: its judges' rationales).
 on_memories_purged: list[PurgedHook] = []
+
+ForkHook = Callable[[Memory, Memory, str], None]
+# Called inside the writing transaction with (the write's memory, the chain's live head, the
+# stale version both replace) when a write forks a version chain (SPEC R-S12): the review app
+# opens the pair's conflict, so that the fork commits with its conflict or not at all.
+on_fork: list[ForkHook] = []
+
+# Called inside the transaction of every retirement by a successor (declared, hygiene,
+# moderator) with (successor, retired targets), after the rows changed: a fork's conflict names
+# the chain's current head, and moves on with it.
+on_superseded: list[SupersedeHook] = []
+
+ForkCheck = Callable[[list[tuple[str, str, str]]], set[tuple[str, str]]]
+# Given forks as (stale version, one live head, the other live head), the pairs of heads that a
+# conflict accounts for (pending, or settled by a person as two facts). Without a checker, no
+# fork is accounted for (SPEC §8: check_integrity reports it).
+fork_accounted: list[ForkCheck] = []

@@ -11,6 +11,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from memories.choices import CREATION_ACTIONS, EventAction, LinkOrigin, LinkType, LoopStatus, State
+from memories.forks import find_forks
 from memories.models import TOMBSTONE, Link, Memory, MemoryEvent, MemorySentence
 from memories.services.lifecycle import event_append
 
@@ -84,6 +85,12 @@ def find_breaches() -> Iterator[Breach]:
     for memory in unborn:
         yield Breach("no_creation_event", (memory.pk,), "has no created (or imported, or submitted) event")
     yield from _tombstones()
+    for fork in find_forks(unaccounted_only=True):
+        yield Breach(
+            "unsettled_fork",
+            (fork.older, fork.newer, fork.stale),
+            f"two live versions of the chain of {fork.stale}, and no pending conflict names them (SPEC R-S12)",
+        )
     with connection.cursor() as cursor:
         cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D'")
         present = {row[0] for row in cursor.fetchall()}

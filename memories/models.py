@@ -240,10 +240,11 @@ class Memory(models.Model):
                 include=["id", "owner", "visibility", "kind", "valid_until", "embedding"],
                 name="memory_project_scan_idx",
             ),
+            # A write's text among the owner's live (R-D1) and superseded (R-D3) memories.
             models.Index(
                 fields=["owner", "content_fingerprint"],
-                condition=Q(state=State.LIVE),
-                name="memory_live_fingerprint_idx",
+                condition=Q(state__in=[State.LIVE, State.SUPERSEDED]),
+                name="memory_fingerprint_idx",
             ),
             GinIndex(fields=["search_vector"], name="memory_search_idx"),
             # The lexical side of similar_existing and hygiene's candidates (memories.ranking):

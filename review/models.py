@@ -86,6 +86,9 @@ class Conflict(models.Model):
     resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True, default="")
     # Both memories came from one credential: the writer probably knew (see the throughput page).
     same_credential = models.BooleanField(default=False)
+    # A fork (SPEC R-S12): the version both memories replaced, written by writers who did not
+    # see each other. Opened by the write itself, with no judge.
+    stale_version = models.ForeignKey(Memory, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     opened_at = models.DateTimeField(default=timezone.now)
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolved_by = models.ForeignKey(

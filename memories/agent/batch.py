@@ -36,6 +36,10 @@ class BatchItemFailed(DomainError):
             fields=fields or {f"items[{index}]": [error.message]},
         )
         self.status = error.status
+        self.inner = error
+
+    def extra(self) -> dict[str, Any]:
+        return self.inner.extra()
 
 
 def _charge(credential: Credential, arguments: Any) -> None:

@@ -17,10 +17,14 @@ from memories.errors import DatabaseUnavailable, DomainError
 logger = logging.getLogger(__name__)
 
 
-def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+def error_body(
+    code: str, message: str, fields: dict[str, Any] | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": message}
     if fields:
         error["fields"] = fields
+    if extra:
+        error.update(extra)
     return {"error": error}
 
 
@@ -40,4 +44,4 @@ def as_domain_error(exc: BaseException) -> DomainError | None:
 
 
 def domain_error_body(error: DomainError) -> dict[str, Any]:
-    return error_body(str(error.code), error.message, error.fields)
+    return error_body(str(error.code), error.message, error.fields, error.extra())

@@ -97,6 +97,8 @@ def remember_body(result: RememberResult) -> dict[str, Any]:
         "superseded": result.superseded,
         "skipped": result.skipped,
     }
+    if result.followed:
+        body["followed"] = result.followed
     if result.similar_existing is not None:
         now = timezone.now()
         body["similar_existing"] = [
@@ -115,6 +117,8 @@ def remember_body(result: RememberResult) -> dict[str, Any]:
         ]
         if body["similar_existing"]:
             body["hint"] = similar_hint(body["similar_existing"][0]["id"])
+    if result.matches_retired:
+        body["matches_retired"] = result.matches_retired
     if result.redacted:
         body["redacted"] = result.redacted
     return body

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
+from memories import hooks
 from memories.choices import EventAction, LinkType, LoopStatus, State
 from memories.errors import memory_not_live
 from memories.models import Credential, Link, Memory, MemoryEvent
@@ -107,6 +108,8 @@ def retire_by_successor(
         # Replaced while pending review: a restore sends it back to review.
         | ({"review": "replaced"} if from_state == State.PENDING else {}),
     )
+    for hook in hooks.on_superseded:
+        hook(successor, [target])
     return link
 
 
@@ -202,6 +205,8 @@ def retire_all_by_successor(
             for target, link in zip(targets, links, strict=True)
         ]
     )
+    for hook in hooks.on_superseded:
+        hook(successor, targets)
     return links
 
 

@@ -28,7 +28,15 @@ from memories.choices import (
     Visibility,
 )
 from memories.embedding import EmbeddingError, embed_one, embed_sentences, get_embedder
-from memories.errors import EmbeddingFailed, ErrorCode, Forbidden, NotFound, SecretDetected, ValidationFailed
+from memories.errors import (
+    DatabaseUnavailable,
+    EmbeddingFailed,
+    ErrorCode,
+    Forbidden,
+    NotFound,
+    SecretDetected,
+    ValidationFailed,
+)
 from memories.locks import advisory_lock, lock_memories, locking
 from memories.models import MAX_CONTENT_LENGTH, AccountEvent, Credential, Memory, Project, token_scope
 from memories.ranking import tsvector_counts
@@ -36,12 +44,18 @@ from memories.secret_guard import Screened
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
 from memories.services.lifecycle import event_append, link_record, retire_all_by_successor
 from memories.services.sentences import memory_sentences_store
+from memories.services.stale import Relock, TargetPlan, chain_ends, resolve_stale
 from memories.text import content_fingerprint
 from memories.visibility import Action, visibility_condition, visible_memories
 
 logger = logging.getLogger(__name__)
 
 MAX_SUPERSEDES = 10
+# A write whose named versions keep moving starts over at most this many times (each start is
+# caused by another write that committed a new head meanwhile).
+MAX_RELOCKS = 25
+# The states a write's text is looked up in: live (absorbed, R-D1) and superseded (R-D3).
+FINGERPRINTED_STATES = (State.LIVE, State.SUPERSEDED)
 
 
 @dataclass(frozen=True)
@@ -55,9 +69,13 @@ class RememberResult:
     memory: Memory
     absorbed: bool
     superseded: list[str] = field(default_factory=list)
-    skipped: list[dict[str, str]] = field(default_factory=list)
-    # None when the write declared a supersede: the list is then not part of the answer.
+    skipped: list[dict[str, str | None]] = field(default_factory=list)
+    # Stale targets whose current version the write superseded instead (on_stale "follow").
+    followed: list[dict[str, str]] = field(default_factory=list)
+    # None when the write replaced something: the list is then not part of the answer.
     similar_existing: list[SimilarMemory] | None = None
+    # Retired versions whose text this write restates (R-D3).
+    matches_retired: list[dict[str, str | None]] = field(default_factory=list)
     # What the secret guard replaced: [{"type", "where"}], never the secret itself.
     redacted: list[dict[str, str]] = field(default_factory=list)
 
@@ -139,72 +157,137 @@ def memory_remember(
         valid_until=valid_until,
     )
 
-    with transaction.atomic():
-        absorbing_id = _restated_memory_id(new_memory)
-        locked = (
-            _lock_with_rights(user, [*supersede_ids, *([absorbing_id] if absorbing_id else [])])
-            if supersede_ids
-            else lock_memories([absorbing_id] if absorbing_id else [])
+    heads: set[str] = set()
+    for _attempt in range(MAX_RELOCKS):
+        try:
+            with transaction.atomic():
+                return _store(
+                    user=user,
+                    credential=credential,
+                    new_memory=new_memory,
+                    supersede_ids=supersede_ids,
+                    other_links=other_links,
+                    heads=heads,
+                    on_stale=on_stale,
+                    pending=pending,
+                    screened=screened,
+                    sentence_vectors=sentence_vectors,
+                )
+        except Relock as relock:
+            # Rolled back, row locks released: lock the heads with the targets, in one order.
+            heads |= relock.ids
+    raise DatabaseUnavailable(
+        "The versions this write names kept changing under concurrent writes; nothing was stored. Retry."
+    )
+
+
+def _store(
+    *,
+    user: User,
+    credential: Credential | None,
+    new_memory: Memory,
+    supersede_ids: list[str],
+    other_links: list[LinkSpec],
+    heads: set[str],
+    on_stale: str,
+    pending: bool,
+    screened: Screened,
+    sentence_vectors: list[list[float]],
+) -> RememberResult:
+    """The write's transaction: everything after the embedding (R-S9)."""
+    restated = _restated(new_memory)
+    absorbing_id = restated.live_id
+    if supersede_ids:
+        locked = _lock_with_rights(user, [*supersede_ids, *([absorbing_id] if absorbing_id else []), *heads])
+    else:
+        locked = lock_memories([absorbing_id] if absorbing_id else [])
+    absorbing = locked.get(absorbing_id) if absorbing_id else None
+    if absorbing is not None and absorbing.state != State.LIVE:
+        absorbing = None  # retired by a concurrent write before we locked it
+
+    memory = absorbing or new_memory
+    plan = _classify_targets(user, supersede_ids, locked, absorbing, on_stale=on_stale, successor_id=memory.pk)
+    link_targets = _link_targets(user, other_links)
+
+    if absorbing is None:
+        _insert(user, credential, new_memory, sentence_vectors, pending=pending)
+    superseded = _retire_declared(user, credential, memory, plan, new=absorbing is None)
+    for stale_id, head in plan.forks:
+        _fork_record(user=user, credential=credential, memory=memory, stale_id=stale_id, head=head)
+    if screened.found:
+        event_append(
+            memory=memory,
+            action=EventAction.SECRET_REDACTED,
+            actor=user,
+            credential=credential,
+            data={"findings": screened.found},
         )
-        absorbing = locked.get(absorbing_id) if absorbing_id else None
-        if absorbing is not None and absorbing.state != State.LIVE:
-            absorbing = None  # retired by a concurrent write before we locked it
+    for link in other_links:
+        if link.dst == memory.pk:
+            logger.info("remember: dropped a %s link from %s to itself", link.type, memory.pk)
+            continue
+        link_record(src=memory, dst=link_targets[link.dst], type=link.type, origin=LinkOrigin.LINK, actor=user)
 
-        to_retire, skipped = _classify_targets(user, supersede_ids, locked, absorbing)
-        link_targets = _link_targets(user, other_links)
+    similar = None
+    # R-N…: the writer needs the same help when it declared nothing or nothing it named was
+    # replaced (every target skipped).
+    if not superseded:
+        similar = similar_existing(
+            user=user,
+            embedding=new_memory.embedding,
+            text=new_memory.content,
+            project=new_memory.project,
+            exclude_ids=[memory.pk],
+            # The stored vector of this very content came back from the INSERT.
+            lexemes=tsvector_counts(new_memory.search_vector) if absorbing is None else None,
+            sentence_vectors=sentence_vectors,
+        )
+    if not supersede_ids and absorbing is None and not pending:  # judged once approved, if it is
+        for created_hook in hooks.on_undeclared_write_committed:
+            transaction.on_commit(lambda hook=created_hook: hook(new_memory))  # type: ignore[misc]
 
-        memory = absorbing or new_memory
-        if absorbing is None:
-            new_memory.save(force_insert=True)
-            if sentence_vectors:
-                memory_sentences_store(vectors_by_memory={new_memory.pk: sentence_vectors})
-            event_append(
-                memory=new_memory,
-                action=EventAction.SUBMITTED if pending else EventAction.CREATED,
-                actor=user,
-                credential=credential,
-            )
-        superseded = _retire_declared(user, credential, memory, to_retire, skipped, new=absorbing is None)
-        if screened.found:
-            event_append(
-                memory=memory,
-                action=EventAction.SECRET_REDACTED,
-                actor=user,
-                credential=credential,
-                data={"findings": screened.found},
-            )
-        for link in other_links:
-            if link.dst == memory.pk:
-                logger.info("remember: dropped a %s link from %s to itself", link.type, memory.pk)
-                continue
-            link_record(src=memory, dst=link_targets[link.dst], type=link.type, origin=LinkOrigin.LINK, actor=user)
-
-        similar = None
-        if not supersede_ids:
-            similar = similar_existing(
-                user=user,
-                embedding=embedding,
-                text=content,
-                project=project,
-                exclude_ids=[memory.pk],
-                # The stored vector of this very content came back from the INSERT.
-                lexemes=tsvector_counts(new_memory.search_vector) if absorbing is None else None,
-                sentence_vectors=sentence_vectors,
-            )
-            if absorbing is None and not pending:  # judged once approved, if it is
-                for created_hook in hooks.on_undeclared_write_committed:
-                    transaction.on_commit(lambda hook=created_hook: hook(new_memory))  # type: ignore[misc]
-
-    for entry in skipped:
+    for entry in plan.skipped:
         logger.info("remember: skipped supersede target %s (%s) for %s", entry["dst"], entry["reason"], memory.pk)
     return RememberResult(
         memory=memory,
         absorbed=absorbing is not None,
         superseded=superseded,
-        skipped=skipped,
+        skipped=plan.skipped,
+        followed=plan.followed,
         similar_existing=similar,
+        matches_retired=_matches_retired(user, restated.retired_ids) if absorbing is None else [],
         redacted=screened.found,
     )
+
+
+def _insert(
+    user: User, credential: Credential | None, memory: Memory, sentence_vectors: list[list[float]], *, pending: bool
+) -> None:
+    memory.save(force_insert=True)
+    if sentence_vectors:
+        memory_sentences_store(vectors_by_memory={memory.pk: sentence_vectors})
+    event_append(
+        memory=memory,
+        action=EventAction.SUBMITTED if pending else EventAction.CREATED,
+        actor=user,
+        credential=credential,
+    )
+
+
+def _fork_record(*, user: User, credential: Credential | None, memory: Memory, stale_id: str, head: Memory) -> None:
+    """R-S12: the write and ``head`` are two live versions of the chain ``stale_id`` belongs to.
+    The event keeps the fork on record (check_integrity, the sweep); the hook opens its conflict
+    in this transaction."""
+    event_append(
+        memory=memory,
+        action=EventAction.FORKED,
+        actor=user,
+        credential=credential,
+        data={"stale": stale_id, "current": head.pk},
+    )
+    logger.info("remember: %s forks the chain of %s beside its head %s", memory.pk, stale_id, head.pk)
+    for hook in hooks.on_fork:
+        hook(memory, head, stale_id)
 
 
 def _guard_secrets(
@@ -274,51 +357,69 @@ def _check_declaration(credential: Credential | None, supersede_ids: list[str]) 
     return provenance
 
 
-def _restated_memory_id(memory: Memory) -> str | None:
-    """The live memory this write restates near-verbatim (R-D1), if any.
+@dataclass(frozen=True)
+class Restated:
+    # The live memory this write restates near-verbatim in its session (R-D1), if any.
+    live_id: str | None
+    # Retired versions of the caller's in the same scope with the same text (R-D3).
+    retired_ids: list[str]
+
+
+def _restated(memory: Memory) -> Restated:
+    """What this write's text already is in the store, in one statement (R-D1, R-D3).
 
     Identical writes racing each other queue on an advisory lock first, so the second one
     sees the first and is absorbed instead of creating a twin.
     """
     advisory_lock("remember", memory.owner_id, memory.project_id or "", memory.session_key, memory.content_fingerprint)
-    return (
+    rows = (
         Memory.objects.filter(
             owner_id=memory.owner_id,
             project=memory.project,
-            session_key=memory.session_key,
             content_fingerprint=memory.content_fingerprint,
-            state=State.LIVE,
+            state__in=FINGERPRINTED_STATES,
         )
         .order_by("created_at", "pk")
-        .values_list("pk", flat=True)
-        .first()
+        .values_list("pk", "state", "session_key")
     )
+    live_id, retired_ids = None, []
+    for pk, state, session_key in rows:
+        if state != State.LIVE:
+            retired_ids.append(pk)
+        elif live_id is None and session_key == memory.session_key:
+            live_id = pk
+    return Restated(live_id=live_id, retired_ids=retired_ids)
+
+
+def _matches_retired(user: User, retired_ids: list[str]) -> list[dict[str, str | None]]:
+    """R-D3: each retired version the write restates, with the version current now."""
+    if not retired_ids:
+        return []
+    ends = chain_ends(retired_ids)
+    live = set(visible_memories(user).filter(pk__in=set(ends.values()), state=State.LIVE).values_list("pk", flat=True))
+    return [
+        {"id": pk, "state": State.SUPERSEDED, "current": ends[pk] if ends.get(pk) in live else None}
+        for pk in retired_ids
+    ]
 
 
 def _retire_declared(
-    user: User,
-    credential: Credential | None,
-    successor: Memory,
-    targets: list[Memory],
-    skipped: list[dict[str, str]],
-    *,
-    new: bool,
+    user: User, credential: Credential | None, successor: Memory, plan: TargetPlan, *, new: bool
 ) -> list[str]:
     # The rows are locked and were read live: a lost race cannot happen here, and would fail
     # the whole write (LostRace is a RuntimeError) rather than retire some targets silently.
     retire_all_by_successor(
-        targets=targets,
+        targets=plan.to_retire,
         successor=successor,
         origin=LinkOrigin.DECLARED,
         actor=user,
         credential=credential,
         new_successor=new,
     )
-    retired = targets
-    if targets or skipped:
+    if plan.to_retire or plan.skipped:
         for hook in hooks.on_supersede_declared:
-            hook(successor, retired)
-    return [target.pk for target in retired]
+            hook(successor, plan.to_retire)
+    return [target.pk for target in plan.to_retire]
 
 
 _LOCK_SQL_CACHE_SIZE = 1024
@@ -365,29 +466,44 @@ def _rights(user: User) -> dict[str, ExpressionWrapper]:
 
 
 def _classify_targets(
-    user: User, supersede_ids: list[str], locked: dict[str, Memory], absorbing: Memory | None
-) -> tuple[list[Memory], list[dict[str, str]]]:
-    """Per target, in SPEC R-S6's order: visibility (403), liveness (skip), right to retire (403).
-    ``locked`` carries the rights (``_rights``)."""
-    if not supersede_ids:
-        return [], []
-    to_retire: list[Memory] = []
-    skipped: list[dict[str, str]] = []
+    user: User,
+    supersede_ids: list[str],
+    locked: dict[str, Memory],
+    absorbing: Memory | None,
+    *,
+    on_stale: str,
+    successor_id: str,
+) -> TargetPlan:
+    """Per target, in SPEC R-S6's order: visibility (403), liveness (skip, or R-S11's stale
+    handling), right to retire (403). ``locked`` carries the rights (``_rights``)."""
+    plan = TargetPlan()
+    stale: list[Memory] = []
     for target_id in supersede_ids:
         target = locked.get(target_id)
         if target is None:
-            skipped.append({"dst": target_id, "reason": "missing"})
+            plan.skipped.append({"dst": target_id, "reason": "missing"})
         elif not target.zm_visible:  # type: ignore[attr-defined]
             raise _target_forbidden(target_id)
         elif absorbing is not None and target_id == absorbing.pk:
-            skipped.append({"dst": target_id, "reason": "self"})
+            plan.skipped.append({"dst": target_id, "reason": "self"})
+        elif target.state == State.SUPERSEDED:
+            stale.append(target)
         elif target.state != State.LIVE:
-            skipped.append({"dst": target_id, "reason": "dead"})
+            # Forgotten (or awaiting review): never stale, so no head to name (R-S11).
+            plan.skipped.append({"dst": target_id, "reason": "dead", "current": None})
         elif not target.zm_retirable:  # type: ignore[attr-defined]
             raise _target_forbidden(target_id)
         else:
-            to_retire.append(target)
-    return to_retire, skipped
+            plan.to_retire.append(target)
+    resolve_stale(
+        stale=stale,
+        locked=locked,
+        plan=plan,
+        on_stale=on_stale,
+        successor_id=successor_id,
+        forbidden=_target_forbidden,
+    )
+    return plan
 
 
 def _target_forbidden(target_id: str) -> Forbidden:

@@ -87,7 +87,12 @@ def test_missing_dead_and_repeated_targets_are_skipped_once_each(alice):
     assert response.status_code == 201
     body = response.json()
     assert body["superseded"] == [live.id]
-    assert body["skipped"] == [{"dst": missing, "reason": "missing"}, {"dst": dead.id, "reason": "dead"}]
+    # The stale one names the version that is current now (R-S5).
+    dead.refresh_from_db()
+    assert body["skipped"] == [
+        {"dst": missing, "reason": "missing"},
+        {"dst": dead.id, "reason": "dead", "current": dead.superseded_by_id},
+    ]
     assert not Link.objects.filter(src_id=body["memory"]["id"], dst_id=dead.id).exists()
     dead.refresh_from_db()
     assert dead.superseded_by_id != body["memory"]["id"]  # its first successor stays
@@ -153,7 +158,10 @@ def test_order_per_target_visibility_then_liveness_then_right_to_retire(alice, b
 
     assert invisible_and_dead.status_code == 403
     assert visible_dead_not_retirable.status_code == 201
-    assert visible_dead_not_retirable.json()["skipped"] == [{"dst": alices_dead.id, "reason": "dead"}]
+    alices_dead.refresh_from_db()
+    assert visible_dead_not_retirable.json()["skipped"] == [
+        {"dst": alices_dead.id, "reason": "dead", "current": alices_dead.superseded_by_id}
+    ]
 
 
 def test_a_project_write_may_supersede_a_personal_memory(alice, acme):

@@ -3,11 +3,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from tqdm import tqdm
 
 from memories.choices import State
 from review.eligibility import hygiene_memories
+from review.forks import forks_open_unaccounted
 from review.models import Judgment
 from review.sweep import sweep
 
@@ -18,7 +20,8 @@ class Command(BaseCommand):
         "judged yet against its neighbours, oldest first, with a progress bar. Each scope (owner, "
         "project) is read once and its verdicts are written in batches, each committing on its own; "
         "pairs are never judged twice, so the sweep is safe to interrupt and run again; it picks up "
-        "where it stopped."
+        "where it stopped. Then it opens a conflict for every fork of a version chain (two live "
+        "versions of one fact, SPEC R-S12) that no conflict names yet."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -42,3 +45,8 @@ class Command(BaseCommand):
         with tqdm(total=len(rows), unit="memory", disable=None, file=self.stderr._out) as progress:
             result = sweep(rows, batch_size=batch_size, progress=progress.update)
         self.stdout.write(f"Swept {result.memories} memories; {result.judgments} new judgments.")
+        with transaction.atomic():
+            forks = forks_open_unaccounted()
+        for fork in forks:
+            self.stdout.write(f"fork of {fork.stale}: opened a conflict between {fork.older} and {fork.newer}")
+        self.stdout.write(f"Opened {len(forks)} conflict(s) for forks of a version chain.")

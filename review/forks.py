@@ -1,0 +1,107 @@
+"""Forks of a version chain in the review queue (SPEC R-S12, §8).
+
+A fork is two live versions of one fact written by writers who did not see each other: a write
+named a version another write had already replaced, under ``on_stale: "skip"``. The write
+opens the pair's conflict in its own transaction (``conflict_open_fork``, a hook of
+memories); when either side is later replaced, the conflict moves on to the replacement
+(``forks_follow_head``), so it always names the chain's live versions; and the sweep opens one
+for any fork that has none (``forks_open_unaccounted``: forks older than this rule, imported
+stores). Resolving it keeps one line: the newer supersedes the older, or the older stands.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.utils import timezone
+
+from memories.forks import Fork, find_forks
+from memories.models import Memory
+from review.models import Conflict, ConflictStatus, Relation, Resolution
+
+# A person who chose to keep both versions of a fork (or dismissed it) has accounted for it.
+SETTLED_AS_TWO = (Resolution.KEEP_BOTH, Resolution.DISMISS)
+
+
+def fork_rationale(stale_id: str, older_id: str, newer_id: str) -> str:
+    return (
+        f"Both writers replaced the same version, {stale_id}: {newer_id} was written naming it after "
+        f"{older_id} had already replaced it. Two live versions of one fact now stand; keep one line: "
+        "the newer supersedes the older, or the older stands."
+    )
+
+
+def _open(*, older: Memory, newer: Memory, stale_id: str) -> bool:
+    """One pending conflict for the pair, whichever way round it was opened before (R-H9)."""
+    pair = Q(older=older, newer=newer) | Q(older=newer, newer=older)
+    if Conflict.objects.filter(pair, status=ConflictStatus.PENDING).exists():
+        return False
+    created = Conflict.objects.bulk_create(
+        [
+            Conflict(
+                older=older,
+                newer=newer,
+                relation=Relation.CONTRADICTS,
+                # Not a judge's guess: the writes themselves name the version both replaced.
+                confidence=1.0,
+                rationale=fork_rationale(stale_id, older.pk, newer.pk),
+                stale_version_id=stale_id,
+                same_credential=older.credential_id is not None and older.credential_id == newer.credential_id,
+            )
+        ],
+        # A concurrent opener of the same pair: the partial unique index keeps one.
+        ignore_conflicts=True,
+    )
+    return bool(created)
+
+
+def conflict_open_fork(memory: Memory, head: Memory, stale_id: str) -> None:
+    """memories.hooks.on_fork: the write ``memory`` forked the chain whose live head is ``head``."""
+    _open(older=head, newer=memory, stale_id=stale_id)
+
+
+def forks_follow_head(successor: Memory, targets: list[Memory]) -> None:
+    """memories.hooks.on_superseded: a pending fork conflict naming a retired version moves on to
+    its successor, so it names the chain's live versions. When the successor is the other side,
+    the chain is one line again, and whoever retired it settles the conflict (a declaration, a
+    moderator's decision)."""
+    retired = {target.pk for target in targets}
+    moving = list(
+        Conflict.objects.select_for_update()
+        .filter(Q(older_id__in=retired) | Q(newer_id__in=retired), status=ConflictStatus.PENDING)
+        .exclude(stale_version=None)
+        .select_related("older", "newer")
+    )
+    now = timezone.now()
+    for conflict in moving:
+        older = successor if conflict.older_id in retired else conflict.older
+        newer = successor if conflict.newer_id in retired else conflict.newer
+        if older.pk == newer.pk:
+            continue
+        Conflict.objects.filter(pk=conflict.pk, status=ConflictStatus.PENDING).update(
+            status=ConflictStatus.RESOLVED, resolution=Resolution.RETIRED, resolved_at=now
+        )
+        assert conflict.stale_version_id is not None
+        _open(older=older, newer=newer, stale_id=conflict.stale_version_id)
+
+
+def forks_accounted(forks: list[tuple[str, str, str]]) -> set[tuple[str, str]]:
+    """memories.hooks.fork_accounted: the head pairs a conflict accounts for — a pending one
+    naming both, or one a person settled as two facts (kept both, dismissed)."""
+    if not forks:
+        return set()
+    heads = {head for _stale, a, b in forks for head in (a, b)}
+    rows = Conflict.objects.filter(older_id__in=heads, newer_id__in=heads).filter(
+        Q(status=ConflictStatus.PENDING) | Q(resolution__in=SETTLED_AS_TWO, stale_version__isnull=False)
+    )
+    named = {frozenset((older, newer)) for older, newer in rows.values_list("older_id", "newer_id")}
+    return {(a, b) for _stale, a, b in forks if frozenset((a, b)) in named}
+
+
+def forks_open_unaccounted() -> list[Fork]:
+    """The sweep's part: a conflict for every fork that has none; the forks it opened them for."""
+    opened: list[Fork] = []
+    for fork in find_forks(unaccounted_only=True):
+        memories = {memory.pk: memory for memory in Memory.objects.filter(pk__in=[fork.older, fork.newer])}
+        if len(memories) == 2 and _open(older=memories[fork.older], newer=memories[fork.newer], stale_id=fork.stale):
+            opened.append(fork)
+    return opened
