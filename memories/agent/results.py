@@ -79,13 +79,28 @@ def link_body(link: Link) -> dict[str, Any]:
     }
 
 
-def similar_hint(first_id: str) -> str:
+def similar_hint(listed: list[dict[str, Any]]) -> str:
+    """The hint beside a non-empty similar_existing, given its entries (SPEC R-N4). It names the
+    first entry as the memory to replace only when the ranking makes that plausible: urging a
+    supersede of the nearest of ten weak matches invites the agent to retire a fact that still
+    holds. Otherwise it gives the call shape without a target."""
+    from memories.ranking import likely_predecessor
+
+    first = listed[0]
+    if likely_predecessor(distance=first["distance"], score=first["score"]):
+        return (
+            f"The first of these, {first['id']}, is close enough to be an older version of what you just "
+            "wrote. If it is, replace it: remember the same content again with "
+            f'"links": [{{"type": "supersedes", "dst": "{first["id"]}"}}] (the repeat is absorbed into '
+            "the memory you just wrote and the declaration still applies). If it is a different fact, "
+            "do nothing."
+        )
     return (
-        "These are your live memories most like what you just wrote, best match first. If one of them "
-        "is an older version of what you just wrote, replace it: remember the same content again with "
-        f'"links": [{{"type": "supersedes", "dst": "{first_id}"}}] (the repeat is absorbed into '
-        "the memory you just wrote and the declaration still applies). If they are different "
-        "facts, do nothing."
+        "These are your live memories most like what you just wrote, best match first. None is close "
+        "enough to look like an older version of it: if what you wrote is a new fact, do nothing. If one "
+        "of them is an older version all the same, replace it: remember the same content again with "
+        '"links": [{"type": "supersedes", "dst": "<id>"}], with that entry\'s id (the repeat is absorbed '
+        "into the memory you just wrote and the declaration still applies)."
     )
 
 
@@ -116,7 +131,7 @@ def remember_body(result: RememberResult) -> dict[str, Any]:
             for item in result.similar_existing
         ]
         if body["similar_existing"]:
-            body["hint"] = similar_hint(body["similar_existing"][0]["id"])
+            body["hint"] = similar_hint(body["similar_existing"])
     if result.matches_retired:
         body["matches_retired"] = result.matches_retired
     if result.redacted:

@@ -53,6 +53,19 @@ def response(name: str, value: Any, status: str = "200") -> OpenApiExample:
 
 
 MEMORY_RESPONSE = response("A memory", MEMORY)
+SIMILAR_EXISTING = [
+    {
+        "id": OLD_MEMORY["id"],
+        "kind": "fact",
+        "project": "acme",
+        "distance": 0.054909,
+        "score": 1.179162,
+        "age": "3 weeks",
+        "age_seconds": 1814400,
+        "created_at": OLD_MEMORY["created_at"],
+        "preview": OLD_MEMORY["content"],
+    }
+]
 REMEMBER_RESPONSE = response(
     "Created, with the nearest existing memory",
     {
@@ -60,20 +73,8 @@ REMEMBER_RESPONSE = response(
         "absorbed": False,
         "superseded": [],
         "skipped": [],
-        "similar_existing": [
-            {
-                "id": OLD_MEMORY["id"],
-                "kind": "fact",
-                "project": "acme",
-                "distance": 0.054909,
-                "score": 1.179162,
-                "age": "3 weeks",
-                "age_seconds": 1814400,
-                "created_at": OLD_MEMORY["created_at"],
-                "preview": OLD_MEMORY["content"],
-            }
-        ],
-        "hint": similar_hint(OLD_MEMORY["id"]),
+        "similar_existing": SIMILAR_EXISTING,
+        "hint": similar_hint(SIMILAR_EXISTING),
     },
     status="201",
 )

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from memories import ranking
+from memories.agent.results import similar_hint
 from memories.choices import State
 from memories.models import Memory, MemorySentence
 from memories.selectors import similar_existing
@@ -50,6 +51,89 @@ def test_the_most_similar_memories_are_ranked_by_score_with_the_fields_of_r_n3(a
     assert first["preview"] == "The deploy window is Monday 10:00 UTC."
     assert old.id in body["hint"]
     assert '"links": [{"type": "supersedes", "dst": "' + old.id + '"}]' in body["hint"]
+
+
+UNNAMED_HINT = (
+    "These are your live memories most like what you just wrote, best match first. None is close "
+    "enough to look like an older version of it: if what you wrote is a new fact, do nothing. If one "
+    "of them is an older version all the same, replace it: remember the same content again with "
+    '"links": [{"type": "supersedes", "dst": "<id>"}], with that entry\'s id (the repeat is absorbed '
+    "into the memory you just wrote and the declaration still applies)."
+)
+
+
+def named_hint(memory_id):
+    return (
+        f"The first of these, {memory_id}, is close enough to be an older version of what you just "
+        "wrote. If it is, replace it: remember the same content again with "
+        f'"links": [{{"type": "supersedes", "dst": "{memory_id}"}}] (the repeat is absorbed into '
+        "the memory you just wrote and the declaration still applies). If it is a different fact, "
+        "do nothing."
+    )
+
+
+def _a_small_store(alice, acme):
+    return [
+        make_memory(alice.user, "The deploy window is Friday 16:00 UTC.", project=acme),
+        make_memory(alice.user, "Ana owns the checkout service.", project=acme),
+        make_memory(alice.user, "The Kafka cluster has 3 brokers.", project=acme),
+        make_memory(alice.user, "I drink my coffee black."),
+        make_memory(alice.user, "My dentist appointment is on June 3 at 10:00."),
+    ]
+
+
+def test_an_unrelated_write_still_lists_its_weak_matches_but_its_hint_names_no_one(alice, acme):
+    stored = _a_small_store(alice, acme)
+
+    body = remember(alice, "Staging runs on db-4.", project="acme").json()
+
+    listed = body["similar_existing"]
+    assert sorted(entry["id"] for entry in listed) == sorted(memory.id for memory in stored)  # no floor (R-N1)
+    assert min(entry["distance"] for entry in listed) > ranking.LIKELY_PREDECESSOR_FAR_DISTANCE
+    assert body["hint"] == UNNAMED_HINT  # the call shape (R-N4), with no memory to replace
+
+
+def test_a_rewrite_gets_a_hint_naming_its_predecessor(alice, acme):
+    old, *others = _a_small_store(alice, acme)
+
+    body = remember(alice, "The deploy window moved to Thursday 10:00 UTC.", project="acme").json()
+
+    listed = body["similar_existing"]
+    assert listed[0]["id"] == old.id
+    assert sorted(entry["id"] for entry in listed[1:]) == sorted(memory.id for memory in others)
+    assert body["hint"] == named_hint(old.id)
+
+
+def test_in_a_store_of_one_memory_a_near_restatement_is_still_named(alice):
+    """With one memory there is no sentence side to stand out from (its score is little more than
+    the similarity): the distance alone names it."""
+    old = make_memory(alice.user, "Deploy window is Monday 10:00 UTC.")
+
+    body = remember(alice, "Deploy window is Friday 14:00 UTC (moved from Monday).").json()
+
+    [entry] = body["similar_existing"]
+    assert entry["id"] == old.id
+    assert entry["score"] < ranking.LIKELY_PREDECESSOR_SCORE
+    assert entry["distance"] <= ranking.LIKELY_PREDECESSOR_DISTANCE
+    assert body["hint"] == named_hint(old.id)
+
+
+@pytest.mark.parametrize(
+    ("distance", "score", "named"),
+    [
+        (0.30, 0.0, True),  # the vectors alone
+        (0.31, 3.49, False),
+        (0.31, 3.5, True),  # near enough, and standing out from the other nearest memories
+        (0.50, 3.5, True),
+        (0.51, 50.0, False),  # too far to be the same fact however it stands out
+    ],
+)
+def test_the_hint_names_the_first_entry_exactly_at_the_thresholds(distance, score, named):
+    listed = [{"id": "mem_first", "distance": distance, "score": score}, {"id": "mem_second", "distance": 0.2}]
+
+    hint = similar_hint(listed)
+
+    assert hint == (named_hint("mem_first") if named else UNNAMED_HINT)
 
 
 def test_distances_are_the_exact_cosine_distances(alice):
