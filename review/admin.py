@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from memories.errors import DomainError
 from memories.humanize import age
 from memories.text import preview
+from memories.visibility import visible_memories
 from review import services
 from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, JudgmentOutcome
 from review.selectors import conflicts_for, judgments_for
@@ -195,9 +196,16 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         if conflict is None:
             raise Http404("No such conflict.")  # missing and not yours answer alike
         older_html, newer_html = word_diff(conflict.older.content, conflict.newer.content)
+        # A fork's stale version, shown only if the viewer may see it (the one visibility rule).
+        stale_version = (
+            visible_memories(request.user).filter(pk=conflict.stale_version_id).select_related("owner").first()
+            if conflict.stale_version_id is not None and isinstance(request.user, User)
+            else None
+        )
         context = {
             **(extra_context or {}),
             "conflict": conflict,
+            "stale_version": stale_version,
             "older_html": older_html,
             "newer_html": newer_html,
             "actions_list": MODERATOR_ACTIONS,

@@ -86,15 +86,28 @@ def forks_follow_head(successor: Memory, targets: list[Memory]) -> None:
 
 def forks_accounted(forks: list[tuple[str, str, str]]) -> set[tuple[str, str]]:
     """memories.hooks.fork_accounted: the head pairs a conflict accounts for — a pending one
-    naming both, or one a person settled as two facts (kept both, dismissed)."""
+    naming both heads; or one of this fork (its stale version) naming either head, pending or
+    settled by a person as two facts (kept both, dismissed). A fork's conflict moves on with its
+    heads (``forks_follow_head``), but a restore can bring an older head back beside the one the
+    conflict names: the fork is still in the queue."""
     if not forks:
         return set()
     heads = {head for _stale, a, b in forks for head in (a, b)}
-    rows = Conflict.objects.filter(older_id__in=heads, newer_id__in=heads).filter(
-        Q(status=ConflictStatus.PENDING) | Q(resolution__in=SETTLED_AS_TWO, stale_version__isnull=False)
+    rows = (
+        Conflict.objects.filter(Q(older_id__in=heads) | Q(newer_id__in=heads))
+        .filter(Q(status=ConflictStatus.PENDING) | Q(resolution__in=SETTLED_AS_TWO, stale_version__isnull=False))
+        .values_list("older_id", "newer_id", "stale_version_id", "status")
     )
-    named = {frozenset((older, newer)) for older, newer in rows.values_list("older_id", "newer_id")}
-    return {(a, b) for _stale, a, b in forks if frozenset((a, b)) in named}
+    both: set[frozenset[str]] = set()
+    of_fork: set[tuple[str, str]] = set()  # (stale version, a head it names)
+    for older, newer, stale, status in rows:
+        if status == ConflictStatus.PENDING:
+            both.add(frozenset((older, newer)))
+        if stale is not None:
+            of_fork |= {(stale, older), (stale, newer)}
+    return {
+        (a, b) for stale, a, b in forks if frozenset((a, b)) in both or (stale, a) in of_fork or (stale, b) in of_fork
+    }
 
 
 def forks_open_unaccounted() -> list[Fork]:

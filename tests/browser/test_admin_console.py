@@ -567,3 +567,44 @@ def test_a_superuser_purges_a_memory_with_a_reason(walk, story):
     walk.follow("[purged]", "#result_list", partial=True)
     assert memory_id_on_page(walk) == story.staging.pk
     assert "purged" in walk.text("zm-events")
+
+
+def test_a_team_admin_settles_a_fork_and_keeps_one_line(walk, story):
+    """Two agents replaced the same version without seeing each other (R-S12): the queue shows
+    it plainly, names the version both replaced, and settling it leaves one line."""
+    alice = User.objects.get(username="alice")
+    stale = story.v1  # already replaced by story.v2
+    fork = memory_remember(
+        user=alice,
+        credential=None,
+        content="The deploy window is Thursday 09:00 UTC.",
+        kind="fact",
+        project_slug="acme",
+        links=[LinkSpec("supersedes", stale.pk)],
+    )
+    assert fork.skipped == [{"dst": stale.pk, "reason": "dead", "current": story.v2.pk}]
+    conflict = Conflict.objects.get(stale_version=stale)
+
+    walk.login("lead")
+    walk.open_model("conflict")
+    walk.follow(str(conflict.pk), "#result_list")
+    notice = walk.text("zm-fork")
+    assert "Both writers replaced the same version" in notice
+    assert stale.pk in notice
+    assert "Monday 10:00" in walk.text("zm-stale")  # the version both replaced, shown
+    assert "Friday 14:00" in walk.text("zm-older")
+    assert "Thursday 09:00" in walk.text("zm-newer")
+    if os.environ.get("ZEROMEMORY_SCREENSHOTS"):
+        walk.shot("conflict-fork")
+
+    walk.click(walk.browser.find_element(By.ID, "zm-newer_supersedes"))
+
+    assert f"Conflict {conflict.pk}: newer supersedes." in walk.message()
+    chain = [stale.pk, story.v2.pk, fork.memory.pk]
+    assert list(Memory.objects.filter(pk__in=chain, state="live").values_list("pk", flat=True)) == [fork.memory.pk]
+    assert Memory.objects.get(pk=story.v2.pk).superseded_by_id == fork.memory.pk
+    walk.filter("status", "Resolved")
+    walk.follow(str(conflict.pk), "#result_list")
+    walk.follow(stale.pk, "#zm-fork")  # the version both replaced: its chain is one line again
+    history = walk.text("zm-version-history")
+    assert all(memory_id in history for memory_id in chain)

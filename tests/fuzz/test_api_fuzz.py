@@ -116,6 +116,7 @@ class Run:
     oversized: int = 0
     stateful_stopped_early: str | None = None
     failures: list[str] = field(default_factory=list)
+    stale_outcomes: Counter[str] = field(default_factory=Counter)
 
     def principal_for(self, response: schemathesis.Response) -> Principal | None:
         header = response.request.headers.get("Authorization") or ""
@@ -245,8 +246,28 @@ def _fuzz_operation(run: Run, operation: Any, mode: GenerationMode, principal: P
         )
         if 200 <= response.status_code < 300:
             run.covered[operation.label] += 1
+        _count_stale_outcome(run, case, response)
 
     fuzz()
+
+
+def _count_stale_outcome(run: Run, case: Case, response: schemathesis.Response) -> None:
+    """Which of R-S11's outcomes the remember cases reached: a stale target skipped with its
+    head, refused (409), or followed."""
+    if case.operation.path != "/api/v1/memories/" or case.operation.method.upper() != "POST":
+        return
+    try:
+        body = response.json()
+    except ValueError:
+        return
+    if not isinstance(body, dict):
+        return
+    if response.status_code == 409 and (body.get("error") or {}).get("code") == "stale_target":
+        run.stale_outcomes["reject"] += 1
+    if body.get("followed"):
+        run.stale_outcomes["follow"] += 1
+    if any(isinstance(s, dict) and s.get("current") for s in body.get("skipped") or []):
+        run.stale_outcomes["skip"] += 1
 
 
 def _describe(error: BaseException) -> str:
@@ -381,6 +402,7 @@ def test_the_api_survives_fuzzing_by_two_principals(
         stateful_stopped_early=run.stateful_stopped_early,
         stateful_2xx_steps=sum(n for label, n in run.covered.items() if label.startswith("stateful ")),
         failures=len(run.failures),
+        stale_outcomes=dict(sorted(run.stale_outcomes.items())),
         seconds=round(time.monotonic() - started, 1),
     )
     print(json.dumps(FIGURES))
@@ -388,3 +410,5 @@ def test_the_api_survives_fuzzing_by_two_principals(
     # The run is only worth something if every operation got past validation somewhere.
     never = sorted({operation.label for operation in operations} - set(run.covered))
     assert FIGURES["operations_answered_2xx"] == len(operations), f"never answered 2xx: {never}"
+    # Aimed at the seeded superseded versions, remember reaches each on_stale mode's outcome.
+    assert set(run.stale_outcomes) == {"skip", "reject", "follow"}, run.stale_outcomes

@@ -39,10 +39,10 @@ def run_together(calls: list[Callable[[], Any]]) -> list[Any]:
     return results
 
 
-def _write(persona, content: str, *targets: str) -> Callable[[], Any]:
+def _write(persona, content: str, *targets: str, on_stale: str = "skip") -> Callable[[], Any]:
     links = [LinkSpec(type=LinkType.SUPERSEDES, dst=target) for target in targets]
     return lambda: memory_remember(
-        user=persona.user, credential=persona.credential, content=content, kind="fact", links=links
+        user=persona.user, credential=persona.credential, content=content, kind="fact", links=links, on_stale=on_stale
     )
 
 
@@ -55,7 +55,10 @@ def test_eight_writers_superseding_one_target_exactly_one_retires_it(alice):
 
     assert not [r for r in results if isinstance(r, Exception)], results
     winners = [r for r in results if r.superseded == [target.id]]
-    losers = [r for r in results if r.skipped == [{"dst": target.id, "reason": "dead"}]]
+    # Each loser named a version the winner had just replaced: told which one is current (R-S8).
+    losers = [
+        r for r in results if r.skipped == [{"dst": target.id, "reason": "dead", "current": winners[0].memory.pk}]
+    ]
     assert (len(winners), len(losers)) == (1, 7)
     target.refresh_from_db()
     assert target.state == State.SUPERSEDED

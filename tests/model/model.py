@@ -83,15 +83,23 @@ class Refused:
     code: str
 
 
+# Stands for the new memory's id in a plan made before the write (R-S11: a head the write
+# itself replaces is current once it commits).
+SUCCESSOR = "<successor>"
+
+
 @dataclass
 class WritePlan:
     """What an accepted remember must do, before the new memory's id is known."""
 
     absorbing: Mem | None
     retire: list[Mem]
-    skipped: list[dict[str, str]]
+    skipped: list[dict[str, str | None]]
     declared: bool
     links: list[tuple[str, str]]  # other (type, dst) edges the write records
+    followed: list[dict[str, str]] = field(default_factory=list)
+    # (stale version, live head) pairs the write forks under "skip" (R-S12).
+    forks: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -99,6 +107,8 @@ class Store:
     memories: dict[str, Mem] = field(default_factory=dict)
     edges: list[Edge] = field(default_factory=list)
     events: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # Every fork a write made: (stale version, the head it forked beside, the write's memory).
+    forks: list[tuple[str, str, str]] = field(default_factory=list)
 
     # -- the rules of §2 ------------------------------------------------------------------
 
@@ -135,6 +145,7 @@ class Store:
         visibility: str | None,
         supersede_ids: list[str],
         other_links: list[tuple[str, str]],
+        on_stale: str = "skip",
     ) -> Refused | WritePlan:
         """R-S10's order: validation, provenance, project, then each target."""
         targets = list(dict.fromkeys(supersede_ids))
@@ -142,14 +153,14 @@ class Store:
         if refusal is not None:
             return refusal
         absorbing = self.absorbing(user, project, session_key, topic)
-        classified = self.classify_targets(user, targets, absorbing)
+        classified = self.classify_targets(user, targets, absorbing, on_stale)
         if isinstance(classified, Refused):
             return classified
         links = list(dict.fromkeys(other_links))
         if any(self.get_visible(user, dst) is None for _, dst in links):
             return Refused(404, "not_found")
-        retire, skipped = classified
-        return WritePlan(absorbing=absorbing, retire=retire, skipped=skipped, declared=bool(targets), links=links)
+        classified.links = links
+        return classified
 
     def refusal(
         self, user: str, provenance: str, project: str | None, visibility: str | None, targets: list[str]
@@ -165,27 +176,75 @@ class Store:
             return Refused(404, "project_not_found")
         return None
 
+    def end(self, memory_id: str) -> Mem:
+        """The last version of a chain, followed forward through superseded_by."""
+        memory = self.memories[memory_id]
+        while memory.superseded_by is not None:
+            memory = self.memories[memory.superseded_by]
+        return memory
+
     def classify_targets(
-        self, user: str, targets: list[str], absorbing: Mem | None
-    ) -> Refused | tuple[list[Mem], list[dict[str, str]]]:
-        """R-S5/R-S6 per target: visibility (403), liveness (skipped), right to retire (403)."""
-        retire: list[Mem] = []
-        skipped: list[dict[str, str]] = []
+        self, user: str, targets: list[str], absorbing: Mem | None, on_stale: str
+    ) -> Refused | WritePlan:
+        """R-S5/R-S6 per target: visibility (403), liveness (skipped, or R-S11 for a stale one),
+        right to retire (403)."""
+        plan = WritePlan(absorbing=absorbing, retire=[], skipped=[], declared=bool(targets), links=[])
+        successor = absorbing.id if absorbing is not None else SUCCESSOR
+        stale: list[Mem] = []
         for target_id in targets:
             target = self.memories.get(target_id)
             if target is None:
-                skipped.append({"dst": target_id, "reason": "missing"})
+                plan.skipped.append({"dst": target_id, "reason": "missing"})
             elif not self.visible(user, target):
                 return Refused(403, "supersede_target_forbidden")
             elif absorbing is not None and target_id == absorbing.id:
-                skipped.append({"dst": target_id, "reason": "self"})
+                plan.skipped.append({"dst": target_id, "reason": "self"})
+            elif target.state == SUPERSEDED:
+                stale.append(target)
             elif target.state != LIVE:
-                skipped.append({"dst": target_id, "reason": "dead"})
+                plan.skipped.append({"dst": target_id, "reason": "dead", "current": None})
             elif not self.can_retire(user, target):
                 return Refused(403, "supersede_target_forbidden")
             else:
-                retire.append(target)
-        return retire, skipped
+                plan.retire.append(target)
+        if stale and on_stale == "reject":
+            return Refused(409, "stale_target")
+        return self.resolve_stale(user, stale, plan, on_stale, successor)
+
+    def resolve_stale(
+        self, user: str, stale: list[Mem], plan: WritePlan, on_stale: str, successor: str
+    ) -> Refused | WritePlan:
+        """R-S11 for each stale target, in order: its chain's live head is followed, reported
+        (a fork, R-S12), or already the write's own."""
+        for target in stale:
+            head = self.end(target.id)
+            retiring = {memory.id for memory in plan.retire}
+            if head.state != LIVE:
+                plan.skipped.append({"dst": target.id, "reason": "dead", "current": None})
+            elif on_stale == "follow" and head.id != successor:
+                if not (self.visible(user, head) and self.can_retire(user, head)):
+                    return Refused(403, "supersede_target_forbidden")
+                if head.id not in retiring:
+                    plan.retire.append(head)
+                plan.followed.append({"dst": target.id, "current": head.id})
+            elif head.id == successor or head.id in retiring:
+                plan.skipped.append({"dst": target.id, "reason": "dead", "current": successor})
+            else:
+                current = head.id if self.visible(user, head) else None
+                plan.skipped.append({"dst": target.id, "reason": "dead", "current": current})
+                if head.id not in {h for _s, h in plan.forks}:
+                    plan.forks.append((target.id, head.id))
+        return plan
+
+    def unsettled_forks(self) -> list[tuple[str, str, str]]:
+        """R-S12's record: (stale version, one live head, the other) for every fork whose two
+        lines still end in distinct live versions — each must be in the review queue."""
+        found = []
+        for stale, head, forker in self.forks:
+            a, b = self.end(head), self.end(forker)
+            if a.id != b.id and a.state == LIVE and b.state == LIVE:
+                found.append((stale, a.id, b.id))
+        return found
 
     def absorbing(self, owner: str, project: str | None, session_key: str, topic: int) -> Mem | None:
         """R-D1: the oldest live restatement by the same owner, scope and session."""

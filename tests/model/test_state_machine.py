@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, Q
 from hypothesis import HealthCheck
 from hypothesis import event as hypothesis_event
 from hypothesis import settings as hypothesis_settings
@@ -54,6 +54,7 @@ from tests.model.model import (
     LIVE,
     LOOP_KINDS,
     MEMBERS,
+    SUCCESSOR,
     SUPERSEDED,
     TOPICS,
     Edge,
@@ -71,6 +72,7 @@ EXAMPLES = int(os.environ.get("ZEROMEMORY_MODEL_EXAMPLES", "200"))
 STEPS = int(os.environ.get("ZEROMEMORY_MODEL_STEPS", "20"))
 # An id of the right shape that no write will ever produce (its ULID time is in 2024).
 MISSING_ID = "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T"
+ON_STALE = st.sampled_from((None, "skip", "reject", "follow"))
 
 CALLERS = ("alice", "bob", "carol", "dave", "alice_watch")
 PROJECTS = (None, "acme", "globex")
@@ -241,6 +243,7 @@ class StoreMachine(RuleBasedStateMachine):
         session: str | None,
         supersede_ids: list[str],
         other: list[tuple[str, str]],
+        on_stale: str | None = None,
     ) -> None:
         """One remember through the API, with the model's prediction of its every effect."""
         persona = self.callers[caller]
@@ -254,6 +257,8 @@ class StoreMachine(RuleBasedStateMachine):
         links += [{"type": type_, "dst": dst} for type_, dst in other]
         if links:
             request["links"] = links
+        if on_stale is not None:
+            request["on_stale"] = on_stale
 
         session_key = session or f"credential:{persona.credential.pk}"
         plan = self.model.plan_remember(
@@ -265,6 +270,7 @@ class StoreMachine(RuleBasedStateMachine):
             visibility=visibility,
             supersede_ids=supersede_ids,
             other_links=other,
+            on_stale=on_stale or "skip",
         )
         before = self.snapshot()
         response = self.post(caller, MEMORIES, request)
@@ -304,20 +310,35 @@ class StoreMachine(RuleBasedStateMachine):
         for target in plan.retire:
             self.model.retire(target, memory)
         self.model.apply_links(memory, plan.links)
-
-        assert body["superseded"] == [target.id for target in plan.retire]
-        assert body["skipped"] == plan.skipped
+        self.check_declarations(body, memory, plan)
         assert actual_body(body["memory"]) == expected_body(memory)
-        if plan.declared:
+        if plan.retire:
             assert "similar_existing" not in body
             assert "hint" not in body
             self.check_declared_conflicts_closed(memory, plan)
         else:
+            # Nothing replaced (nothing declared, or every target skipped): the writer gets help.
             self.check_similar_existing(body, candidates)
             if body["similar_existing"]:
                 self.hint = (memory, body["similar_existing"][0]["id"])
-            if plan.absorbing is None:
-                self.apply_hygiene(memory)
+        if not plan.declared and plan.absorbing is None:
+            self.apply_hygiene(memory)
+
+    def check_declarations(self, body: dict[str, Any], memory: Mem, plan: WritePlan) -> None:
+        """What a write did with its supersedes targets (R-S2, R-S5, R-S11), and its forks on
+        record (R-S12)."""
+        for stale, head in plan.forks:
+            event("remember forked a chain (R-S12)")
+            self.model.forks.append((stale, head, memory.id))
+            self.model.events[memory.id, "forked"] += 1
+        assert body["superseded"] == [target.id for target in plan.retire]
+        skipped = [
+            {**entry, "current": memory.id} if entry.get("current") == SUCCESSOR else entry for entry in plan.skipped
+        ]
+        assert body["skipped"] == skipped
+        assert body.get("followed", []) == plan.followed
+        if plan.followed:
+            event(f"remember followed {len(plan.followed)} stale target(s)")
 
     def scope(self, caller: str, project: str) -> str | None:
         """ "own"/"foreign"/"personal" as a project slug for ``caller``."""
@@ -373,6 +394,7 @@ class StoreMachine(RuleBasedStateMachine):
         session=SESSIONS,
         declared=st.lists(st.tuples(picks, MINE), min_size=1, max_size=3),
         too_many=st.integers(0, 9),
+        on_stale=ON_STALE,
     )
     def remember_superseding(
         self,
@@ -384,6 +406,7 @@ class StoreMachine(RuleBasedStateMachine):
         session: str | None,
         declared: list[tuple[int, bool]],
         too_many: int,
+        on_stale: str | None,
     ) -> None:
         """A write that declares supersedes (R-S…): some targets retire, some are skipped,
         some refuse the whole write."""
@@ -402,6 +425,28 @@ class StoreMachine(RuleBasedStateMachine):
             session=session,
             supersede_ids=supersede_ids,
             other=[],
+            on_stale=on_stale,
+        )
+
+    @precondition(lambda self: any(m.state == SUPERSEDED for m in self.model.memories.values()))
+    @rule(choice=picks, on_stale=ON_STALE, topic=st.integers(0, len(TOPICS) - 1))
+    def replace_stale(self, choice: int, on_stale: str | None, topic: int) -> None:
+        """A writer names a version that another write already replaced (R-S11), as its owner:
+        skipped with the current head and a fork in the queue, refused, or followed."""
+        stale = [m for m in self.model.memories.values() if m.state == SUPERSEDED]
+        target = stale[choice % len(stale)]
+        event(f"replace_stale: {on_stale or 'default'}")
+        self.write(
+            target.writer,
+            topic=topic,
+            which=0,
+            kind=target.kind,
+            project=target.project,
+            visibility=None,
+            session=target.session,
+            supersede_ids=[target.id],
+            other=[],
+            on_stale=on_stale,
         )
 
     @precondition(lambda self: self.model.memories)
@@ -718,6 +763,17 @@ class StoreMachine(RuleBasedStateMachine):
             )
         }
         assert events == {key: count for key, count in self.model.events.items() if count}
+
+    @invariant()
+    def no_silent_fork(self) -> None:
+        """§8: a chain has one live version unless a pending conflict names the two — the
+        model knows every fork a write made and where its lines end now."""
+        for stale, a, b in self.model.unsettled_forks():
+            pending = Conflict.objects.filter(status=ConflictStatus.PENDING)
+            named = pending.filter(older_id__in=[a, b], newer_id__in=[a, b]).exists() or (
+                pending.filter(stale_version_id=stale).filter(Q(older_id__in=[a, b]) | Q(newer_id__in=[a, b])).exists()
+            )
+            assert named, f"fork of {stale} into {a} and {b} is not in the queue"
 
     @invariant()
     def lifecycle_is_consistent(self) -> None:

@@ -20,7 +20,7 @@ class Command(BaseCommand):
         "judged yet against its neighbours, oldest first, with a progress bar. Each scope (owner, "
         "project) is read once and its verdicts are written in batches, each committing on its own; "
         "pairs are never judged twice, so the sweep is safe to interrupt and run again; it picks up "
-        "where it stopped. Then it opens a conflict for every fork of a version chain (two live "
+        "where it stopped. First it opens a conflict for every fork of a version chain (two live "
         "versions of one fact, SPEC R-S12) that no conflict names yet."
     )
 
@@ -33,6 +33,13 @@ class Command(BaseCommand):
     def handle(
         self, *args: Any, owner: str | None, project: str | None, batch_size: int, all: bool, **options: Any
     ) -> None:
+        # Forks first: their conflicts are certain (no judge), and a pair already in the queue is
+        # not queued again by the judge below (R-H9).
+        with transaction.atomic():
+            forks = forks_open_unaccounted()
+        for fork in forks:
+            self.stdout.write(f"fork of {fork.stale}: opened a conflict between {fork.older} and {fork.newer}")
+        self.stdout.write(f"Opened {len(forks)} conflict(s) for forks of a version chain.")
         backlog = hygiene_memories().filter(state=State.LIVE)
         if owner:
             backlog = backlog.filter(owner__username=owner)
@@ -45,8 +52,3 @@ class Command(BaseCommand):
         with tqdm(total=len(rows), unit="memory", disable=None, file=self.stderr._out) as progress:
             result = sweep(rows, batch_size=batch_size, progress=progress.update)
         self.stdout.write(f"Swept {result.memories} memories; {result.judgments} new judgments.")
-        with transaction.atomic():
-            forks = forks_open_unaccounted()
-        for fork in forks:
-            self.stdout.write(f"fork of {fork.stale}: opened a conflict between {fork.older} and {fork.newer}")
-        self.stdout.write(f"Opened {len(forks)} conflict(s) for forks of a version chain.")
