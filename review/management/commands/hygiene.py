@@ -37,9 +37,6 @@ class Command(BaseCommand):
         # not queued again by the judge below (R-H9).
         with transaction.atomic():
             forks = forks_open_unaccounted()
-        for fork in forks:
-            self.stdout.write(f"fork of {fork.stale}: opened a conflict between {fork.older} and {fork.newer}")
-        self.stdout.write(f"Opened {len(forks)} conflict(s) for forks of a version chain.")
         backlog = hygiene_memories().filter(state=State.LIVE)
         if owner:
             backlog = backlog.filter(owner__username=owner)
@@ -52,3 +49,7 @@ class Command(BaseCommand):
         with tqdm(total=len(rows), unit="memory", disable=None, file=self.stderr._out) as progress:
             result = sweep(rows, batch_size=batch_size, progress=progress.update)
         self.stdout.write(f"Swept {result.memories} memories; {result.judgments} new judgments.")
+        for fork in forks:
+            self.stdout.write(f"fork of {fork.stale}: opened a conflict between {fork.older} and {fork.newer}")
+        if forks:
+            self.stdout.write(f"Opened {len(forks)} conflict(s) for forks of a version chain.")
