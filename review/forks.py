@@ -66,16 +66,23 @@ def forks_follow_head(successor: Memory, targets: list[Memory]) -> None:
     the chain is one line again, and whoever retired it settles the conflict (a declaration, a
     moderator's decision)."""
     retired = {target.pk for target in targets}
+    # The conflict rows alone, in id order: the writer already holds its memories' row locks, and
+    # locking the joined memories too (FOR UPDATE, the strongest mode) deadlocked with writers
+    # that lock memories first (tests/faults/test_stress.py).
     moving = list(
-        Conflict.objects.select_for_update()
+        Conflict.objects.select_for_update(of=("self",))
         .filter(Q(older_id__in=retired) | Q(newer_id__in=retired), status=ConflictStatus.PENDING)
         .exclude(stale_version=None)
-        .select_related("older", "newer")
+        .order_by("pk")
     )
+    if not moving:
+        return
+    others = {conflict.older_id for conflict in moving} | {conflict.newer_id for conflict in moving}
+    sides = hygiene_memories().defer("embedding", "search_vector").in_bulk(others - retired)
     now = timezone.now()
     for conflict in moving:
-        older = successor if conflict.older_id in retired else conflict.older
-        newer = successor if conflict.newer_id in retired else conflict.newer
+        older = successor if conflict.older_id in retired else sides[conflict.older_id]
+        newer = successor if conflict.newer_id in retired else sides[conflict.newer_id]
         if older.pk == newer.pk:
             continue
         Conflict.objects.filter(pk=conflict.pk, status=ConflictStatus.PENDING).update(
