@@ -143,6 +143,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "zeromemory.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Before CommonMiddleware, whose 301 for a missing slash would turn an API POST into a GET.
+    "zeromemory.slash.ApiSlashMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

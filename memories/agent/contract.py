@@ -1,8 +1,8 @@
 """The agent verbs' arguments: every limit once, and the shapes checked against them.
 
-The REST serializers (which document the OpenAPI schema) and the MCP tools' input schemas are
-written from these constants, and both doors check arguments with these shapes, so a limit
-cannot drift between them.
+Both doors check arguments with these shapes, and both publish them: the MCP tools' input
+schemas and the OpenAPI request bodies are generated from them (``Shape.schema()``), with the
+descriptions written here, so neither a limit nor a field can drift between them.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ __all__ = [
     "MIN_CONTEXT_TOKENS",
     "MIN_RECALL_LIMIT",
     "ON_STALE_MODES",
+    "PAGE",
     "REASON",
     "RECALL",
     "RECALL_LIMIT",
@@ -126,54 +127,137 @@ def _remember_whole(values: dict[str, Any]) -> None:
         raise Invalid({"valid_until": ["valid_until must be after valid_from."]})
 
 
+MEMORY_ID_DESCRIPTION = "A memory id: mem_ followed by a 26-character ULID."
+
+
 def memory_id_field(**options: Any) -> Text:
+    options.setdefault("description", MEMORY_ID_DESCRIPTION)
     return Text(max_length=ID_LENGTH, pattern=MEMORY_ID_RE, invalid="Not a memory id.", **options)
+
+
+def _project(description: str, **options: Any) -> Text:
+    return slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False, description=description, **options)
+
+
+ON_STALE_DESCRIPTION = (
+    "What to do when a supersedes target was already replaced by another write (a stale version): "
+    '"skip" (default) stores this memory anyway and reports the target as skipped "dead" with the id of the '
+    '"current" version — two live versions then stand and a conflict is opened for a person to settle; '
+    '"reject" stores nothing and answers 409 stale_target with the current version of each stale target, '
+    'so you can reread it and decide (compare-and-set); "follow" supersedes the current version instead, '
+    "keeping one line of versions."
+)
+# Keys a writer may reach for to declare a replacement; refused with the way that works.
+_SUPERSEDE_HINT = 'Declare a replacement with links=[{"type": "supersedes", "dst": "<id>"}].'
 
 
 REMEMBER = Shape(
     {
-        "content": Text(max_length=MAX_CONTENT_LENGTH),
-        "kind": Choice(choices=KINDS, default=Kind.FACT.value),
-        "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False, allow_null=True),
-        "visibility": Choice(choices=VISIBILITIES, required=False),
-        "session": Text(max_length=MAX_SESSION_LENGTH, required=False, allow_null=True),
-        "metadata": Json(required=False, default=dict),
+        "content": Text(
+            max_length=MAX_CONTENT_LENGTH,
+            description=f"The statement to remember, 1 to {MAX_CONTENT_LENGTH:,} characters (trimmed).",
+        ),
+        "kind": Choice(
+            choices=KINDS,
+            default=Kind.FACT.value,
+            description="What the statement is; a task or an open-question is an open loop until superseded.",
+        ),
+        "project": _project("Project slug; omit it for your personal scope.", allow_null=True),
+        "visibility": Choice(
+            choices=VISIBILITIES,
+            required=False,
+            description="project: every project member sees it (the default in a project); private: only you. "
+            "A personal memory is always private.",
+        ),
+        "session": Text(
+            max_length=MAX_SESSION_LENGTH,
+            required=False,
+            allow_null=True,
+            description="Your conversation or run id; repeats are absorbed within a session.",
+        ),
+        "metadata": Json(
+            json_type="object",
+            required=False,
+            default=dict,
+            description=f"Any JSON object, at most {MAX_METADATA_BYTES:,} bytes.",
+        ),
         "links": Items(
-            child=Shape({"type": Choice(choices=LINK_TYPES), "dst": memory_id_field()}),
+            child=Shape(
+                {
+                    "type": Choice(
+                        choices=LINK_TYPES,
+                        description="supersedes retires dst in this same write; the others only record an edge.",
+                    ),
+                    "dst": memory_id_field(),
+                }
+            ),
             required=False,
             max_length=MAX_LINKS,
+            description='Typed edges from the new memory. {"type": "supersedes", "dst": "mem_…"} retires the '
+            f"named memory in the same write (at most {MAX_SUPERSEDES} distinct targets).",
         ),
-        "valid_from": Timestamp(required=False, allow_null=True),
-        "valid_until": Timestamp(required=False, allow_null=True),
+        "valid_from": Timestamp(
+            required=False,
+            allow_null=True,
+            description="ISO 8601; when the statement starts to hold in the world (valid time).",
+        ),
+        "valid_until": Timestamp(
+            required=False,
+            allow_null=True,
+            description="ISO 8601; when it stops holding. After it the memory stays live and readable, but "
+            "recall, context and similar_existing leave it out unless asked.",
+        ),
         # What a supersedes target that another write already replaced means (SPEC R-S11).
-        "on_stale": Choice(choices=ON_STALE_MODES, default=OnStale.SKIP.value),
+        "on_stale": Choice(choices=ON_STALE_MODES, default=OnStale.SKIP.value, description=ON_STALE_DESCRIPTION),
     },
     refine={"metadata": _metadata},
     whole=_remember_whole,
+    hints=dict.fromkeys(("supersedes", "supersede", "replaces"), _SUPERSEDE_HINT),
 )
 
 # What recall and the context pack both read by: the question and the filters on what it finds.
 _READ_FILTERS = {
-    "query": Text(max_length=MAX_CONTENT_LENGTH),
-    "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False, allow_null=True),
-    "kinds": Items(child=Choice(choices=KINDS), required=False, max_length=MAX_RECALL_KINDS),
-    "as_of": Timestamp(required=False, allow_null=True),
-    "valid_at": Timestamp(required=False, allow_null=True),
-    "include_expired": Boolean(default=False),
+    "query": Text(max_length=MAX_CONTENT_LENGTH, description="What to look for, in words."),
+    "project": _project("This project plus your personal scope; omit it for everything you may see.", allow_null=True),
+    "kinds": Items(
+        child=Choice(choices=KINDS),
+        required=False,
+        max_length=MAX_RECALL_KINDS,
+        description="Only memories of these kinds.",
+    ),
+    "as_of": Timestamp(required=False, allow_null=True, description="ISO 8601; answers as the store stood then."),
+    "valid_at": Timestamp(
+        required=False, allow_null=True, description="ISO 8601; only memories whose valid time holds then."
+    ),
+    "include_expired": Boolean(
+        default=False, description="Also memories whose valid time has ended (left out by default)."
+    ),
 }
 
 RECALL = Shape(
     {
         **_READ_FILTERS,
-        "limit": Integer(minimum=MIN_RECALL_LIMIT, maximum=MAX_RECALL_LIMIT, default=RECALL_LIMIT),
-        "include_superseded": Boolean(default=False),
+        "limit": Integer(
+            minimum=MIN_RECALL_LIMIT,
+            maximum=MAX_RECALL_LIMIT,
+            default=RECALL_LIMIT,
+            description="How many results, best first.",
+        ),
+        "include_superseded": Boolean(
+            default=False, description="Also versions that were superseded (live ones only by default)."
+        ),
     }
 )
 
 CONTEXT = Shape(
     {
         **_READ_FILTERS,
-        "max_tokens": Integer(minimum=MIN_CONTEXT_TOKENS, maximum=MAX_CONTEXT_TOKENS, default=CONTEXT_TOKENS),
+        "max_tokens": Integer(
+            minimum=MIN_CONTEXT_TOKENS,
+            maximum=MAX_CONTEXT_TOKENS,
+            default=CONTEXT_TOKENS,
+            description="The block's budget, counted with the embedding model's tokenizer; never exceeded.",
+        ),
     }
 )
 
@@ -181,22 +265,64 @@ CONTEXT = Shape(
 # its own 400 instead of failing the batch.
 BATCH = Shape(
     {
-        "items": Items(child=Json(), max_length=MAX_BATCH_ITEMS),
-        "atomic": Boolean(default=False),
+        "items": Items(
+            child=Json(checked_as=REMEMBER),
+            min_length=1,
+            max_length=MAX_BATCH_ITEMS,
+            description=f"Up to {MAX_BATCH_ITEMS} remember bodies, each with its own declarations.",
+        ),
+        "atomic": Boolean(
+            default=False,
+            description="One transaction for the whole batch: the first item that fails rolls all back and "
+            "answers for the batch (its status and error, the item's index in `fields`).",
+        ),
     }
 )
 
-REASON = Shape({"reason": Text(required=False, allow_blank=True, max_length=MAX_REASON_LENGTH, default="")})
 
-LINK = Shape({"src": memory_id_field(), "dst": memory_id_field(), "type": Choice(choices=LINK_TYPES)})
+def _reason(description: str = "Why (kept in the history).") -> Text:
+    return Text(required=False, allow_blank=True, max_length=MAX_REASON_LENGTH, default="", description=description)
+
+
+REASON = Shape({"reason": _reason()})
+
+LINK = Shape(
+    {
+        "src": memory_id_field(description="The memory the edge starts from (you must be able to write it)."),
+        "dst": memory_id_field(description="The memory it points to."),
+        "type": Choice(
+            choices=LINK_TYPES, description="What the edge says; a supersedes link made here retires nothing."
+        ),
+    }
+)
+
+# Where a list's next page starts and how long it is. REST reads both from the query string with
+# its paginator (a size past the maximum is the maximum); a JSON caller (MCP) is held to these.
+PAGE = Shape(
+    {
+        "cursor": Text(
+            required=False, allow_blank=True, description="Where the page starts: the previous answer's next."
+        ),
+        "limit": Integer(
+            minimum=1,
+            maximum=MAX_FEED_PAGE_SIZE,
+            default=FEED_PAGE_SIZE,
+            description=f"Results per page (default {FEED_PAGE_SIZE}, at most {MAX_FEED_PAGE_SIZE}).",
+        ),
+    }
+)
+_PAGE_KEYS = frozenset(PAGE.fields)
 
 FEED = Shape(
     {
-        "state": Choice(choices=FEED_STATES, default="live"),
-        "kind": Choice(choices=KINDS, required=False),
-        "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False),
-        "q": Text(max_length=MAX_FEED_QUERY_LENGTH, required=False),
-    }
+        "state": Choice(
+            choices=FEED_STATES, default="live", description="Which memories: live ones unless you ask for others."
+        ),
+        "kind": Choice(choices=KINDS, required=False, description="Only memories of this kind."),
+        "project": _project("Only this project's memories."),
+        "q": Text(max_length=MAX_FEED_QUERY_LENGTH, required=False, description="Text search of content."),
+    },
+    passthrough=_PAGE_KEYS,
 )
 
 EVENT_TYPES = tuple(FeedEventType.values)
@@ -213,18 +339,28 @@ def _event_types(value: str | None) -> list[str]:
 
 EVENTS = Shape(
     {
-        "project": slug(max_length=MAX_PROJECT_SLUG_LENGTH, required=False),
-        "type": Text(required=False, max_length=400),
-        "since": Timestamp(required=False, allow_null=True),
+        "project": _project("Only this project's events."),
+        "type": Text(
+            required=False,
+            max_length=400,
+            description="Only these event types, separated by commas: " + ", ".join(EVENT_TYPES) + ".",
+        ),
+        "since": Timestamp(required=False, allow_null=True, description="Only events at or after this time."),
     },
     refine={"type": _event_types},
+    passthrough=_PAGE_KEYS,
 )
 
 # A maintainer's review of a pending write: approve it as it is, or with corrected ``content``
 # (written as the maintainer's own version, replacing the pending one).
 APPROVE = Shape(
     {
-        "content": Text(max_length=MAX_CONTENT_LENGTH, required=False),
-        "reason": Text(required=False, allow_blank=True, max_length=MAX_REASON_LENGTH, default=""),
+        "content": Text(
+            max_length=MAX_CONTENT_LENGTH,
+            required=False,
+            description="Corrected content: written as your own memory, replacing the pending one (a declared "
+            "supersede by you). Leave it out to approve the pending memory as it is.",
+        ),
+        "reason": _reason(),
     }
 )

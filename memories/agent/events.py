@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from memories import selectors
 from memories.agent import contract
 from memories.agent.results import feed_event_body
-from memories.agent.verbs import page_size
+from memories.agent.verbs import page_arguments
 from memories.errors import NotFound
 
 Body = dict[str, Any]
@@ -34,8 +34,8 @@ def events_page(*, user: User, arguments: Any) -> Body:
     """One page of events, oldest first. ``next`` is where to ask from next time: after the
     last event returned, or the cursor given when nothing new has arrived, so that a reader who
     polls with it misses nothing (null only when nothing was given and nothing is there)."""
-    cursor, limit = arguments.get("cursor"), arguments.get("limit")
-    filters = contract.EVENTS.parse(arguments)  # a shape reads only its own fields
+    cursor, size = page_arguments(arguments)
+    filters = contract.EVENTS.parse(arguments)  # cursor and limit pass through it, read above
     after = _decode(cursor) if cursor else None
     project = selectors.project_for_member(user=user, slug=filters["project"]) if filters.get("project") else None
     page = selectors.feed_events_page(
@@ -44,7 +44,7 @@ def events_page(*, user: User, arguments: Any) -> Body:
         types=filters.get("type") or (),
         since=filters.get("since"),
         after=after,
-        size=contract.FEED_PAGE_SIZE if limit is None else page_size(limit),
+        size=size,
     )
     last = page.last or after
     return {

@@ -1,9 +1,17 @@
-"""The agent verbs' argument checks, without a web framework.
+"""The agent verbs' argument checks, without a web framework, and the JSON Schema they document.
 
 REST and MCP hand the same JSON here, so a bad argument fails the same way through either door.
 The messages and the order of the checks are those the REST API answered with when DRF's
 serializers did this job, so clients that match on them see no change (tests/mcp and
 tests/memories pin several).
+
+A JSON body is read strictly (SPEC R-V5): each value must already be of its JSON type (no
+``"5"`` for 5, no ``1`` for true, no ``123`` for a text) and a key no field defines is refused,
+because a typo must never change what a write does. A query string (a Django QueryDict, as the
+GET lists receive) only has strings, so there they are converted. An integer may be written
+``5.0``: JSON Schema counts a number with no fraction as an integer, and so does the check.
+Each field also says what it takes as JSON Schema (``schema()``), so the published schemas
+(MCP tools, OpenAPI) are written from the very objects that check.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ import datetime
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import timezone
@@ -22,6 +30,9 @@ from memories.errors import ValidationFailed
 
 # An error detail: messages for one value, or per-key details for a nested object or list.
 Detail = list[str] | dict[Any, Any]
+Schema = dict[str, Any]
+
+UNKNOWN_FIELD = "Unknown field."
 
 
 class Invalid(Exception):
@@ -47,8 +58,9 @@ class Field:
     required: bool = True
     default: Any = MISSING
     allow_null: bool = False
+    description: str = ""
 
-    def run(self, data: Any) -> Any:
+    def run(self, data: Any, *, query: bool = False) -> Any:
         if data is MISSING:
             if self.required and self.default is MISSING:
                 raise Invalid(["This field is required."])
@@ -59,17 +71,37 @@ class Field:
             if not self.allow_null:
                 raise Invalid(["This field may not be null."])
             return None
-        value = self.convert(data)
+        value = self.convert(data, query=query)
         errors = [message for check in self.checks() if (message := check(value)) is not None]
         if errors:
             raise Invalid(errors)
         return value
 
-    def convert(self, data: Any) -> Any:
+    def convert(self, data: Any, *, query: bool) -> Any:
         return data
 
     def checks(self) -> Iterable[Callable[[Any], str | None]]:
         return ()
+
+    @property
+    def optional(self) -> bool:
+        return not self.required or self.default is not MISSING
+
+    def schema(self) -> Schema:
+        """This field as JSON Schema: its type's keywords, then what every field may carry."""
+        schema = self.type_schema()
+        if self.allow_null and "type" in schema:
+            schema["type"] = [schema["type"], "null"]
+            if "enum" in schema:
+                schema["enum"] = [*schema["enum"], None]
+        if self.default is not MISSING:
+            schema["default"] = self.default() if callable(self.default) else self.default
+        if self.description:
+            schema["description"] = self.description
+        return schema
+
+    def type_schema(self) -> Schema:
+        return {}
 
 
 def _no_nul(value: str) -> str | None:
@@ -93,19 +125,17 @@ class Text(Field):
     pattern: re.Pattern[str] | None = None
     invalid: str = "Not a valid string."
 
-    def run(self, data: Any) -> Any:
-        if data is not MISSING and (data == "" or (self.trim and str(data).strip() == "")):
+    def run(self, data: Any, *, query: bool = False) -> Any:
+        if isinstance(data, str) and (data == "" or (self.trim and data.strip() == "")):
             if not self.allow_blank:
                 raise Invalid(["This field may not be blank."])
             return ""
-        return super().run(data)
+        return super().run(data, query=query)
 
-    def convert(self, data: Any) -> str:
-        # Numbers pass as their text; booleans and composites are a client's mistake.
-        if isinstance(data, bool) or not isinstance(data, str | int | float):
-            raise Invalid([self.invalid])
-        value = str(data)
-        return value.strip() if self.trim else value
+    def convert(self, data: Any, *, query: bool) -> str:
+        if not isinstance(data, str):
+            raise Invalid(["Not a valid string."])
+        return data.strip() if self.trim else data
 
     def checks(self) -> Iterable[Callable[[Any], str | None]]:
         if self.max_length is not None:
@@ -118,6 +148,16 @@ class Text(Field):
         if self.pattern is not None:
             pattern, invalid = self.pattern, self.invalid
             yield lambda value: None if pattern.search(value) else invalid
+
+    def type_schema(self) -> Schema:
+        schema: Schema = {"type": "string"}
+        if not self.allow_blank:
+            schema["minLength"] = 1
+        if self.max_length is not None:
+            schema["maxLength"] = self.max_length
+        if self.pattern is not None:
+            schema["pattern"] = self.pattern.pattern
+        return schema
 
 
 SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]+$")
@@ -132,10 +172,13 @@ def slug(*, max_length: int, **options: Any) -> Text:
 class Choice(Field):
     choices: tuple[str, ...] = ()
 
-    def convert(self, data: Any) -> str:
-        if str(data) in self.choices:
-            return str(data)
+    def convert(self, data: Any, *, query: bool) -> str:
+        if isinstance(data, str) and data in self.choices:
+            return data
         raise Invalid([f'"{data}" is not a valid choice.'])
+
+    def type_schema(self) -> Schema:
+        return {"type": "string", "enum": list(self.choices)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,15 +186,21 @@ class Integer(Field):
     minimum: int | None = None
     maximum: int | None = None
 
-    _DECIMAL = re.compile(r"\.0*\s*$")  # 1.0 and "1.0" are integers, 1.5 is not
+    _DECIMAL = re.compile(r"\.0*\s*$")  # "1.0" in a query string is an integer, "1.5" is not
 
-    def convert(self, data: Any) -> int:
-        if isinstance(data, str) and len(data) > 1000:
-            raise Invalid(["String value too large."])
-        try:
-            return int(self._DECIMAL.sub("", str(data)))
-        except (ValueError, TypeError):
-            raise Invalid(["A valid integer is required."]) from None
+    def convert(self, data: Any, *, query: bool) -> int:
+        if query:
+            if isinstance(data, str) and len(data) > 1000:
+                raise Invalid(["String value too large."])
+            try:
+                return int(self._DECIMAL.sub("", str(data)))
+            except (ValueError, TypeError):
+                raise Invalid(["A valid integer is required."]) from None
+        if isinstance(data, int) and not isinstance(data, bool):
+            return data
+        if isinstance(data, float) and data.is_integer():
+            return int(data)
+        raise Invalid(["A valid integer is required."])
 
     def checks(self) -> Iterable[Callable[[Any], str | None]]:
         if self.maximum is not None:
@@ -161,24 +210,33 @@ class Integer(Field):
             minimum = self.minimum
             yield lambda value: f"Ensure this value is greater than or equal to {minimum}." if value < minimum else None
 
+    def type_schema(self) -> Schema:
+        schema: Schema = {"type": "integer"}
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
+        return schema
 
-# 1 also stands for True and 1.0, 0 for False and 0.0 (equal values, one set member).
-_TRUE = {"t", "y", "yes", "true", "on", "1", 1}
-_FALSE = {"f", "n", "no", "false", "off", "0", 0}
+
+_TRUE = {"t", "y", "yes", "true", "on", "1"}
+_FALSE = {"f", "n", "no", "false", "off", "0"}
 
 
 @dataclass(frozen=True, kw_only=True)
 class Boolean(Field):
-    def convert(self, data: Any) -> bool:
-        folded = data.lower() if isinstance(data, str) else data
-        try:
-            if folded in _TRUE:
+    def convert(self, data: Any, *, query: bool) -> bool:
+        if isinstance(data, bool):
+            return data
+        if query and isinstance(data, str):
+            if data.lower() in _TRUE:
                 return True
-            if folded in _FALSE:
+            if data.lower() in _FALSE:
                 return False
-        except TypeError:  # unhashable: a list or an object
-            pass
         raise Invalid(["Must be a valid boolean."])
+
+    def type_schema(self) -> Schema:
+        return {"type": "boolean"}
 
 
 DATETIME_FORMAT = "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]"
@@ -188,7 +246,7 @@ DATETIME_FORMAT = "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]"
 class Timestamp(Field):
     """ISO 8601; a time without an offset is read in the server's zone (UTC)."""
 
-    def convert(self, data: Any) -> datetime.datetime:
+    def convert(self, data: Any, *, query: bool) -> datetime.datetime:
         try:
             parsed = parse_datetime(data)
         except (ValueError, TypeError):
@@ -203,29 +261,44 @@ class Timestamp(Field):
                 raise Invalid(["Datetime value out of range."]) from None
         return timezone.make_aware(parsed, zone)
 
+    def type_schema(self) -> Schema:
+        return {"type": "string", "format": "date-time"}
+
 
 @dataclass(frozen=True, kw_only=True)
 class Json(Field):
-    def convert(self, data: Any) -> Any:
+    """Any JSON value, checked further by a refinement or by the verb itself. ``json_type``
+    and ``checked_as`` document what that later check expects."""
+
+    json_type: str | None = None
+    checked_as: Shape | None = None
+
+    def convert(self, data: Any, *, query: bool) -> Any:
         try:
             json.dumps(data)
         except (TypeError, ValueError):
             raise Invalid(["Value must be valid JSON."]) from None
         return data
 
+    def type_schema(self) -> Schema:
+        if self.checked_as is not None:
+            return self.checked_as.schema()
+        return {"type": self.json_type} if self.json_type else {}
+
 
 @dataclass(frozen=True, kw_only=True)
 class Items(Field):
     child: Field | Shape = field(default_factory=Field)
+    min_length: int | None = None
     max_length: int | None = None
 
-    def convert(self, data: Any) -> list[Any]:
-        if isinstance(data, str | Mapping) or not hasattr(data, "__iter__"):
+    def convert(self, data: Any, *, query: bool) -> list[Any]:
+        if not isinstance(data, list):
             raise Invalid([f'Expected a list of items but got type "{type(data).__name__}".'])
         values, errors = [], {}
         for index, item in enumerate(data):
             try:
-                values.append(self.child.run(item))
+                values.append(self.child.run(item, query=query))
             except Invalid as exc:
                 errors[index] = exc.detail
         if errors:
@@ -233,16 +306,34 @@ class Items(Field):
         return values
 
     def checks(self) -> Iterable[Callable[[Any], str | None]]:
+        if self.min_length is not None:
+            least = self.min_length
+            yield lambda value: f"Ensure this field has at least {least} elements." if len(value) < least else None
         if self.max_length is not None:
             limit = self.max_length
             yield lambda value: f"Ensure this field has no more than {limit} elements." if len(value) > limit else None
+
+    def type_schema(self) -> Schema:
+        schema: Schema = {"type": "array", "items": self.child.schema()}
+        if self.min_length is not None:
+            schema["minItems"] = self.min_length
+        if self.max_length is not None:
+            schema["maxItems"] = self.max_length
+        return schema
 
 
 NON_FIELD = "non_field_errors"
 
 
-def _is_query(data: Mapping[str, Any]) -> bool:
-    """A query string's parameters (Django's QueryDict), as the feed takes them."""
+def _checked_later(spec: Field | Shape) -> Shape | None:
+    """The shape a list's objects are checked against by the verb rather than here."""
+    if isinstance(spec, Items) and isinstance(spec.child, Json):
+        return spec.child.checked_as
+    return None
+
+
+def is_query(data: Any) -> bool:
+    """A query string's parameters (Django's QueryDict), as the GET lists take them."""
     return hasattr(data, "getlist")
 
 
@@ -253,7 +344,7 @@ def _blank_as_absent(spec: Field | Shape, value: Any) -> Any:
         return value
     if spec.allow_null:
         return "" if getattr(spec, "allow_blank", False) else None
-    if not spec.required or spec.default is not MISSING:
+    if spec.optional:
         return "" if getattr(spec, "allow_blank", False) else MISSING
     return value
 
@@ -266,19 +357,50 @@ class Shape:
     # Per-field checks after conversion (field name -> check), then the whole-object check.
     refine: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     whole: Callable[[dict[str, Any]], None] | None = None
+    # Keys a caller may send that this shape leaves to someone else to read (a list's cursor
+    # and page size, read by the door's pagination): accepted, not parsed, not documented.
+    passthrough: frozenset[str] = frozenset()
+    # What to add to "Unknown field." for a key someone is likely to send by mistake.
+    hints: dict[str, str] = field(default_factory=dict)
+    description: str = ""
 
-    def run(self, data: Any) -> dict[str, Any]:
+    # A nested object (a link of ``links``) is always written out whole.
+    optional = False
+
+    def extend(self, fields: Mapping[str, Field | Shape], *, passthrough: Iterable[str] = ()) -> Shape:
+        """This shape with more arguments, for a door that takes some of its own (MCP's memory_id,
+        idempotency_key): checked and documented alike."""
+        return replace(self, fields={**self.fields, **fields}, passthrough=self.passthrough | set(passthrough))
+
+    def unknown(self, data: Mapping[str, Any]) -> dict[str, list[str]]:
+        """The keys of ``data`` this shape does not take, each with its message; and those of
+        the objects of a list checked later (a batch's items, as ``items[1].key``), so that a
+        key the server does not know refuses the whole request before anything is written."""
+        allowed = self.fields.keys() | self.passthrough
+        unknown: dict[str, list[str]] = {}
+        for name, value in data.items():
+            if name not in allowed:
+                unknown[name] = [f"{UNKNOWN_FIELD} {self.hints[name]}" if name in self.hints else UNKNOWN_FIELD]
+                continue
+            later = _checked_later(self.fields[name]) if name in self.fields else None
+            if later is not None and isinstance(value, list):
+                for index, item in enumerate(value):
+                    for key, messages in (later.unknown(item) if isinstance(item, Mapping) else {}).items():
+                        unknown[f"{name}[{index}].{key}"] = messages
+        return unknown
+
+    def run(self, data: Any, *, query: bool | None = None) -> dict[str, Any]:
         if data is None:
             raise Invalid(["This field may not be null."])
         if not isinstance(data, Mapping):
             raise Invalid({NON_FIELD: [f"Invalid data. Expected a dictionary, but got {type(data).__name__}."]})
+        query = is_query(data) if query is None else query
         values: dict[str, Any] = {}
         errors: dict[str, Detail] = {}
         for name, spec in self.fields.items():
+            raw = data.get(name, MISSING)
             try:
-                value = spec.run(
-                    _blank_as_absent(spec, data.get(name, MISSING)) if _is_query(data) else data.get(name, MISSING)
-                )
+                value = spec.run(_blank_as_absent(spec, raw) if query else raw, query=query)
                 if name in self.refine:
                     value = self.refine[name](value)
             except Invalid as exc:
@@ -287,6 +409,7 @@ class Shape:
                 continue
             else:
                 values[name] = value
+        errors.update(self.unknown(data))
         if errors:
             raise Invalid(errors)
         if self.whole is not None:
@@ -306,3 +429,17 @@ class Shape:
             non_field = detail.pop(NON_FIELD, None)
             message = "; ".join(non_field) if non_field else "The request is invalid; see fields."
             raise ValidationFailed(message, fields=detail or None) from None
+
+    def schema(self) -> Schema:
+        """The JSON object this shape takes, as JSON Schema: exactly these keys, each typed."""
+        schema: Schema = {
+            "type": "object",
+            "properties": {name: spec.schema() for name, spec in self.fields.items()},
+            "additionalProperties": False,
+        }
+        required = [name for name, spec in self.fields.items() if not spec.optional]
+        if required:
+            schema["required"] = required
+        if self.description:
+            schema["description"] = self.description
+        return schema

@@ -25,6 +25,7 @@ import memories.context
 import memories.recall
 from memories import selectors, services
 from memories.agent import contract
+from memories.agent.fields import is_query
 from memories.agent.results import (
     context_body,
     history_body,
@@ -224,6 +225,18 @@ def page_size(raw: Any) -> int:
     return min(size, contract.MAX_FEED_PAGE_SIZE)
 
 
+def page_arguments(arguments: Any) -> tuple[str | None, int]:
+    """A list's ``cursor`` and page size. From a query string they are read as the REST
+    paginator reads them; JSON arguments (MCP) are held to the contract's PAGE, as every other
+    JSON argument is to its shape."""
+    if is_query(arguments):
+        limit = arguments.get("limit")
+        return arguments.get("cursor") or None, contract.FEED_PAGE_SIZE if limit is None else page_size(limit)
+    given = {name: arguments[name] for name in contract.PAGE.fields if name in arguments}
+    page = contract.PAGE.parse(given)
+    return page.get("cursor") or None, page["limit"]
+
+
 def _encode_cursor(after: tuple[datetime, str]) -> str:
     created_at, memory_id = after
     raw = json.dumps([created_at.isoformat(), memory_id], separators=(",", ":")).encode()
@@ -243,11 +256,10 @@ def _decode_cursor(cursor: Any) -> tuple[datetime, str]:
 
 def feed_page(*, user: User, arguments: Any) -> Body:
     """One page of the feed for a door without URLs (MCP): ``cursor`` in, ``next`` cursor out."""
-    params = dict(arguments or {})
-    cursor, limit = params.pop("cursor", None), params.pop("limit", None)
-    filters = _feed_filters(user, params)
+    arguments = arguments or {}
+    cursor, size = page_arguments(arguments)
+    filters = _feed_filters(user, arguments)
     after = _decode_cursor(cursor) if cursor else None
-    size = contract.FEED_PAGE_SIZE if limit is None else page_size(limit)
     with replica_reads():
         page = selectors.memory_feed_page(user=user, after=after, size=size, **filters)
     return {

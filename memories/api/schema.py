@@ -1,12 +1,19 @@
-"""OpenAPI descriptions that drf-spectacular cannot infer."""
+"""OpenAPI descriptions that drf-spectacular cannot infer, and the request bodies and query
+parameters written from the agent contract's shapes (the one list of what each verb takes)."""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, ClassVar
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from django.db.models import TextChoices
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
+from drf_spectacular.plumbing import list_hash
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
 from rest_framework import serializers
+
+from memories import choices
+from memories.agent.fields import Schema, Shape
 
 
 class BearerTokenScheme(OpenApiAuthenticationExtension):
@@ -62,3 +69,71 @@ def error_responses(*statuses: int, body: bool = False) -> dict[int, OpenApiResp
     """The error answers of an operation, each in the API's error shape."""
     wanted = sorted({*statuses, *_ALWAYS, *(_BODY if body else ())})
     return {status: OpenApiResponse(ErrorSerializer, description=_ERRORS[status]) for status in wanted}
+
+
+@functools.cache
+def _enum_ids() -> dict[tuple[str, ...], str]:
+    """drf-spectacular names an enum by the hash of its (value, label) pairs; a contract choice
+    has values only. Those of one of memories.choices' sets get that set's hash, so a request's
+    ``kind`` and a response's share one KindEnum (and the generator sees no name collision)."""
+    sets = [item for item in vars(choices).values() if isinstance(item, type) and issubclass(item, TextChoices)]
+    return {tuple(item.values): list_hash(item.choices) for item in sets if item is not TextChoices}
+
+
+def openapi_schema(schema: Schema) -> Schema:
+    """JSON Schema as OpenAPI 3.0 writes it: a nullable value is ``nullable: true``, not a
+    second type."""
+    converted: Schema = {}
+    if "enum" in schema:
+        values = tuple(value for value in schema["enum"] if value is not None)
+        if values in _enum_ids():
+            converted["x-spec-enum-id"] = _enum_ids()[values]
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, list):
+            types = [kind for kind in value if kind != "null"]
+            converted["type"] = types[0]
+            if len(types) < len(value):
+                converted["nullable"] = True
+        elif key == "properties":
+            converted[key] = {name: openapi_schema(child) for name, child in value.items()}
+        elif key == "items":
+            converted[key] = openapi_schema(value)
+        else:
+            converted[key] = value
+    return converted
+
+
+class ShapeBody(serializers.Serializer[Any]):
+    """A request body documented from a contract shape. Never used to read a request: the
+    verbs check the body against the same shape."""
+
+    shape: ClassVar[Shape]
+
+
+def shape_body(name: str, shape: Shape) -> type[ShapeBody]:
+    """The body ``shape`` takes, for ``extend_schema(request=...)``; ``name`` names its component."""
+    return type(name, (ShapeBody,), {"shape": shape, "__module__": __name__})
+
+
+class ShapeBodyExtension(OpenApiSerializerExtension):
+    target_class = ShapeBody
+    match_subclasses = True
+
+    def get_name(self, auto_schema: Any, direction: str) -> str:
+        return type(self.target).__name__
+
+    def map_serializer(self, auto_schema: Any, direction: str) -> Schema:
+        return openapi_schema(self.target.shape.schema())
+
+
+def shape_parameters(shape: Shape) -> list[OpenApiParameter]:
+    """A GET list's query parameters, from the shape its verb checks them against."""
+    parameters = []
+    for name, spec in shape.fields.items():
+        schema = openapi_schema(spec.schema())
+        schema.pop("nullable", None)  # a query string has no null: an empty value is left out
+        description = schema.pop("description", "")
+        parameters.append(
+            OpenApiParameter(name, schema, OpenApiParameter.QUERY, required=not spec.optional, description=description)
+        )
+    return parameters

@@ -1,8 +1,8 @@
-"""The REST API's request and response shapes, as the OpenAPI schema documents them.
+"""The REST API's response shapes, as the OpenAPI schema documents them.
 
-Arguments are checked by the agent layer's contract (``memories.agent.contract``), not here:
-these serializers are written from its limits so the schema says what the check does, and
-answers are built by ``memories.agent.results`` (tests hold the two equal)."""
+Answers are built by ``memories.agent.results`` (tests hold the two equal). Request bodies are
+documented from the agent contract's shapes themselves (``memories.api.schema.shape_body``),
+which is also what checks them."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from rest_framework import serializers
 
 from memories.agent import contract
 from memories.agent.results import link_body, memory_body
-from memories.choices import Kind, LinkType, Visibility
-from memories.ids import ID_LENGTH, MEMORY_ID_RE
+from memories.choices import Kind
 from memories.models import MEMORY_FIELDS, Link, Memory
 
 
@@ -42,55 +41,6 @@ class MemorySerializer(serializers.ModelSerializer[Memory]):
     def generic_representation(self, instance: Memory) -> dict[str, Any]:
         """DRF's own walk over the declared fields: what memory_body must equal (tested)."""
         return super().to_representation(instance)
-
-
-class LinkInputSerializer(serializers.Serializer[Any]):
-    type = serializers.ChoiceField(choices=LinkType.choices)
-    dst = serializers.RegexField(MEMORY_ID_RE, max_length=ID_LENGTH, error_messages={"invalid": "Not a memory id."})
-
-
-class RememberInputSerializer(serializers.Serializer[Any]):
-    content = serializers.CharField(
-        max_length=contract.MAX_CONTENT_LENGTH,
-        trim_whitespace=True,
-        allow_blank=False,
-        help_text="The statement to remember, 1 to 8,000 characters (trimmed).",
-    )
-    kind = serializers.ChoiceField(choices=Kind.choices, default=Kind.FACT)
-    project = serializers.SlugField(
-        required=False,
-        allow_null=True,
-        max_length=contract.MAX_PROJECT_SLUG_LENGTH,
-        help_text="Project slug; omit for your personal scope.",
-    )
-    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
-    session = serializers.CharField(
-        required=False, allow_null=True, max_length=contract.MAX_SESSION_LENGTH, trim_whitespace=True, allow_blank=False
-    )
-    metadata = serializers.JSONField(required=False, default=dict)
-    links = serializers.ListField(
-        child=LinkInputSerializer(),
-        required=False,
-        max_length=contract.MAX_LINKS,
-        help_text='Typed edges from the new memory. {"type": "supersedes", "dst": "mem_…"} retires the '
-        f"named memory in the same write (at most {contract.MAX_SUPERSEDES} distinct targets).",
-    )
-    valid_from = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="ISO 8601; when the statement starts to hold in the world."
-    )
-    valid_until = serializers.DateTimeField(
-        required=False,
-        allow_null=True,
-        help_text="ISO 8601; when it stops holding. After it the memory stays live and readable, but recall, "
-        "context and similar_existing leave it out unless asked.",
-    )
-
-
-class FeedQuerySerializer(serializers.Serializer[Any]):
-    state = serializers.ChoiceField(choices=list(contract.FEED_STATES), default="live")
-    kind = serializers.ChoiceField(choices=Kind.choices, required=False)
-    project = serializers.SlugField(required=False, max_length=contract.MAX_PROJECT_SLUG_LENGTH)
-    q = serializers.CharField(required=False, max_length=contract.MAX_FEED_QUERY_LENGTH, trim_whitespace=True)
 
 
 class SimilarExistingSerializer(serializers.Serializer[Any]):
@@ -136,32 +86,6 @@ class RememberResponseSerializer(serializers.Serializer[Any]):
     )
 
 
-class ReadFiltersSerializer(serializers.Serializer[Any]):
-    """What recall and the context pack both take (memories.agent.contract's read filters)."""
-
-    query = serializers.CharField(max_length=contract.MAX_CONTENT_LENGTH, trim_whitespace=True, allow_blank=False)
-    project = serializers.SlugField(required=False, allow_null=True, max_length=contract.MAX_PROJECT_SLUG_LENGTH)
-    kinds = serializers.ListField(
-        child=serializers.ChoiceField(choices=Kind.choices), required=False, max_length=contract.MAX_RECALL_KINDS
-    )
-    as_of = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="ISO 8601; answers as the store stood then."
-    )
-    valid_at = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="ISO 8601; only memories whose valid time holds then."
-    )
-    include_expired = serializers.BooleanField(
-        default=False, help_text="Also memories whose valid time has ended (left out by default)."
-    )
-
-
-class RecallInputSerializer(ReadFiltersSerializer):
-    limit = serializers.IntegerField(
-        min_value=contract.MIN_RECALL_LIMIT, max_value=contract.MAX_RECALL_LIMIT, default=contract.RECALL_LIMIT
-    )
-    include_superseded = serializers.BooleanField(default=False)
-
-
 class RecallHitSerializer(serializers.Serializer[Any]):
     memory = MemorySerializer()
     distance = serializers.FloatField(help_text="Cosine distance between the query and the memory.")
@@ -170,17 +94,6 @@ class RecallHitSerializer(serializers.Serializer[Any]):
 
 class RecallResponseSerializer(serializers.Serializer[Any]):
     results = RecallHitSerializer(many=True)
-
-
-class BatchInputSerializer(serializers.Serializer[Any]):
-    items = RememberInputSerializer(
-        many=True, help_text=f"Up to {contract.MAX_BATCH_ITEMS} remember bodies, each with its own declarations."
-    )
-    atomic = serializers.BooleanField(
-        default=False,
-        help_text="One transaction for the whole batch: the first item that fails rolls all back and answers "
-        "for the batch (its status and error, the item's index in `fields`).",
-    )
 
 
 class BatchResultSerializer(RememberResponseSerializer):
@@ -237,15 +150,6 @@ class WhoamiSerializer(serializers.Serializer[Any]):
     rate_limit = WhoamiRateSerializer()
 
 
-class ContextInputSerializer(ReadFiltersSerializer):
-    max_tokens = serializers.IntegerField(
-        min_value=contract.MIN_CONTEXT_TOKENS,
-        max_value=contract.MAX_CONTEXT_TOKENS,
-        default=contract.CONTEXT_TOKENS,
-        help_text="The block's budget, counted with the embedding model's tokenizer; never exceeded.",
-    )
-
-
 class ContextWasSerializer(serializers.Serializer[Any]):
     id = serializers.CharField(help_text="The version this item superseded, quoted in its 'was' line.")
     until = serializers.DateTimeField(help_text="When that version was retired.")
@@ -287,16 +191,6 @@ class LinkSerializer(serializers.ModelSerializer[Link]):
         return super().to_representation(instance)
 
 
-class LinkCreateSerializer(serializers.Serializer[Any]):
-    src = serializers.RegexField(MEMORY_ID_RE, max_length=ID_LENGTH, error_messages={"invalid": "Not a memory id."})
-    dst = serializers.RegexField(MEMORY_ID_RE, max_length=ID_LENGTH, error_messages={"invalid": "Not a memory id."})
-    type = serializers.ChoiceField(choices=LinkType.choices)
-
-
-class ReasonSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=contract.MAX_REASON_LENGTH, default="")
-
-
 class FeedPageSerializer(serializers.Serializer[Any]):
     results = MemorySerializer(many=True, help_text="Newest first.")
     next = serializers.URLField(allow_null=True, help_text="The next page (the same query with a cursor), or null.")
@@ -306,18 +200,6 @@ class HistorySerializer(serializers.Serializer[Any]):
     head = serializers.CharField(allow_null=True, help_text="The newest live version, or null.")
     versions = MemorySerializer(many=True, help_text="Oldest first.")
     edges = LinkSerializer(many=True)
-
-
-class EventsQuerySerializer(serializers.Serializer[Any]):
-    project = serializers.SlugField(
-        required=False, max_length=contract.MAX_PROJECT_SLUG_LENGTH, help_text="Only this project's events."
-    )
-    type = serializers.CharField(
-        required=False,
-        max_length=400,
-        help_text="Only these event types, separated by commas: " + ", ".join(contract.EVENT_TYPES) + ".",
-    )
-    since = serializers.DateTimeField(required=False, help_text="Only events at or after this time.")
 
 
 class FeedEventSerializer(serializers.Serializer[Any]):
@@ -341,13 +223,3 @@ class EventPageSerializer(serializers.Serializer[Any]):
         "arrived (poll it). Null only when there is nothing yet and no cursor was given.",
     )
     has_more = serializers.BooleanField(help_text="More events are waiting right now.")
-
-
-class ApproveSerializer(serializers.Serializer[Any]):
-    content = serializers.CharField(
-        required=False,
-        max_length=contract.MAX_CONTENT_LENGTH,
-        help_text="Corrected content: written as your own memory, replacing the pending one (a declared "
-        "supersede by you). Leave out to approve the pending memory as it is.",
-    )
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=contract.MAX_REASON_LENGTH, default="")

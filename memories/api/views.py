@@ -16,25 +16,16 @@ from memories.agent.results import memory_body
 from memories.api import examples as ex
 from memories.api.auth import request_credential, request_user
 from memories.api.pagination import FeedPagination, page_parameters
-from memories.api.schema import error_responses
+from memories.api.schema import error_responses, shape_body, shape_parameters
 from memories.api.serializers import (
-    ApproveSerializer,
-    BatchInputSerializer,
     BatchResponseSerializer,
-    ContextInputSerializer,
     ContextResponseSerializer,
     EventPageSerializer,
-    EventsQuerySerializer,
     FeedPageSerializer,
-    FeedQuerySerializer,
     HistorySerializer,
-    LinkCreateSerializer,
     LinkSerializer,
     MemorySerializer,
-    ReasonSerializer,
-    RecallInputSerializer,
     RecallResponseSerializer,
-    RememberInputSerializer,
     RememberResponseSerializer,
     WhoamiSerializer,
 )
@@ -50,13 +41,22 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 
 MEMORY_ID = OpenApiParameter("memory_id", str, OpenApiParameter.PATH, description="mem_ + 26-character ULID")
 
+# The request bodies, documented from the shapes the verbs check them against.
+REMEMBER_BODY = shape_body("Remember", contract.REMEMBER)
+BATCH_BODY = shape_body("Batch", contract.BATCH)
+RECALL_BODY = shape_body("Recall", contract.RECALL)
+CONTEXT_BODY = shape_body("Context", contract.CONTEXT)
+LINK_BODY = shape_body("LinkCreate", contract.LINK)
+REASON_BODY = shape_body("Reason", contract.REASON)
+APPROVE_BODY = shape_body("Approve", contract.APPROVE)
+
 
 class MemoryListView(APIView):
     """``GET``: the feed. ``POST``: remember."""
 
     @extend_schema(
         operation_id="memories_feed",
-        parameters=[FeedQuerySerializer, *page_parameters(FeedPagination.max_page_size)],
+        parameters=[*shape_parameters(contract.FEED), *page_parameters(FeedPagination.max_page_size)],
         responses={200: FeedPageSerializer, **error_responses(400, 404)},
         examples=[ex.FEED_RESPONSE],
         summary="The feed: visible memories, newest first, cursor-paginated.",
@@ -70,7 +70,7 @@ class MemoryListView(APIView):
 
     @extend_schema(
         operation_id="memories_remember",
-        request=RememberInputSerializer,
+        request=REMEMBER_BODY,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
             201: RememberResponseSerializer,
@@ -106,7 +106,7 @@ class MemoryListView(APIView):
 class MemoryBatchView(APIView):
     @extend_schema(
         operation_id="memories_batch",
-        request=BatchInputSerializer,
+        request=BATCH_BODY,
         parameters=[IDEMPOTENCY_HEADER],
         responses={200: BatchResponseSerializer, **error_responses(403, 404, 409, 422, 429, 503, body=True)},
         summary="Remember many statements in one request, each answered as it would be alone.",
@@ -155,7 +155,7 @@ class MemoryApproveView(APIView):
     @extend_schema(
         operation_id="memories_approve",
         parameters=[MEMORY_ID],
-        request=ApproveSerializer,
+        request=APPROVE_BODY,
         responses={
             200: MemorySerializer,
             201: RememberResponseSerializer,
@@ -183,7 +183,7 @@ class MemoryRejectView(APIView):
     @extend_schema(
         operation_id="memories_reject",
         parameters=[MEMORY_ID],
-        request=ReasonSerializer,
+        request=REASON_BODY,
         responses={200: MemorySerializer, **error_responses(403, 404, 409, body=True)},
         summary="Reject a pending write: forgotten (a restore sends it back to review).",
     )
@@ -202,7 +202,7 @@ class MemoryForgetView(APIView):
     @extend_schema(
         operation_id="memories_forget",
         parameters=[MEMORY_ID],
-        request=ReasonSerializer,
+        request=REASON_BODY,
         responses={200: MemorySerializer, **error_responses(403, 404, 409, body=True)},
         summary="Retire a memory with no successor (reversible with restore).",
         examples=[
@@ -225,7 +225,7 @@ class MemoryRestoreView(APIView):
     @extend_schema(
         operation_id="memories_restore",
         parameters=[MEMORY_ID],
-        request=ReasonSerializer,
+        request=REASON_BODY,
         responses={200: MemorySerializer, **error_responses(403, 404, 409, body=True)},
         examples=[ex.MEMORY_RESPONSE],
         summary="Make a superseded or forgotten memory live again.",
@@ -256,7 +256,7 @@ class MemoryHistoryView(APIView):
 class LinkCreateView(APIView):
     @extend_schema(
         operation_id="links_create",
-        request=LinkCreateSerializer,
+        request=LINK_BODY,
         responses={201: LinkSerializer, 200: LinkSerializer, **error_responses(403, 404, body=True)},
         summary="Record a typed edge between two memories (it never retires anything).",
         examples=[
@@ -280,7 +280,7 @@ class LinkCreateView(APIView):
 class ContextView(APIView):
     @extend_schema(
         operation_id="context",
-        request=ContextInputSerializer,
+        request=CONTEXT_BODY,
         responses={200: ContextResponseSerializer, **error_responses(404, body=True)},
         summary="A prompt-ready block of what the caller knows about a question, within a token budget.",
         examples=[
@@ -310,7 +310,7 @@ class WhoamiView(APIView):
 class EventListView(APIView):
     @extend_schema(
         operation_id="events",
-        parameters=[EventsQuerySerializer, *page_parameters(contract.MAX_FEED_PAGE_SIZE)],
+        parameters=[*shape_parameters(contract.EVENTS), *page_parameters(contract.MAX_FEED_PAGE_SIZE)],
         responses={200: EventPageSerializer, **error_responses(400, 404)},
         examples=[ex.EVENTS_RESPONSE],
         summary="What changed: events of the memories and conflicts the caller may see, oldest first.",
@@ -325,7 +325,7 @@ class EventListView(APIView):
 class RecallView(APIView):
     @extend_schema(
         operation_id="recall",
-        request=RecallInputSerializer,
+        request=RECALL_BODY,
         responses={200: RecallResponseSerializer, **error_responses(404, body=True)},
         summary="Find what the caller knows: hybrid semantic and full-text search.",
         examples=[

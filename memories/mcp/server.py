@@ -20,7 +20,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from memories.agent.errors import as_domain_error, domain_error_body, error_body, server_error_body
-from memories.mcp.tools import INSTRUCTIONS, TOOLS, AgentTool, unknown_arguments
+from memories.mcp.tools import INSTRUCTIONS, TOOLS, AgentTool
 from memories.models import Credential
 
 logger = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def _error(code: str, message: str, fields: dict[str, Any] | None = None) -> typ
 
 def run_tool(tool: AgentTool, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
     """Run one tool call the way the REST view runs its request: same operation, same errors."""
-    unknown = unknown_arguments(tool, arguments)
+    unknown = tool.unknown_arguments(arguments)
     if unknown:
         return _error("invalid", f"{tool.name} does not take these arguments; see fields.", unknown)
     try:

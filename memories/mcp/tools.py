@@ -1,10 +1,11 @@
-"""The MCP tools: names, descriptions and input schemas, each bound to an agent verb.
+"""The MCP tools: names, descriptions and arguments, each bound to an agent verb.
 
 The descriptions are where an agent learns how to use the server (recall before writing,
 declare what a write replaces), so they say it plainly and show the exact argument shapes.
-The input schemas are written from the agent contract's limits, and arguments are checked by
-the contract itself, as for the REST API, so a bad argument answers the same ``invalid`` error
-with field messages; the schemas here describe, they do not gate.
+A tool's arguments are the agent contract's shape for its verb, plus what REST carries outside
+the body (the memory in the path, the Idempotency-Key header, a page's cursor); its input
+schema is generated from that shape, and the arguments are checked by the contract itself, as
+for the REST API, so a bad argument answers the same ``invalid`` error with field messages.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from django.contrib.auth.models import User
 
 from memories.agent import batch, contract, events
 from memories.agent import verbs as agent
-from memories.choices import Kind, LinkType, Visibility
+from memories.agent.fields import Field, Shape, Text
 from memories.errors import ValidationFailed
-from memories.ids import MEMORY_ID_RE
 from memories.models import Credential
 
 INSTRUCTIONS = """\
@@ -34,20 +34,18 @@ zeromemory keeps short statements ("memories") for you and your team across conv
 - forget retires a memory that is simply no longer true; restore_memory undoes a retirement.
 """
 
-MEMORY_ID_SCHEMA: dict[str, Any] = {
-    "type": "string",
-    "pattern": MEMORY_ID_RE.pattern,
-    "description": "A memory id: mem_ followed by a 26-character ULID.",
+# What a tool takes beyond its verb's body: each defined once, for every tool that takes it.
+MEMORY_ID: dict[str, Field | Shape] = {"memory_id": contract.memory_id_field()}
+# "id" is accepted for memory_id too: agents that know the REST paths (/memories/{id}/) reach for it.
+MEMORY_ID_ALIAS = ("id",)
+IDEMPOTENCY_KEY: dict[str, Field | Shape] = {
+    "idempotency_key": Text(
+        required=False,
+        max_length=contract.MAX_IDEMPOTENCY_KEY_LENGTH,
+        trim=False,
+        description="Retry safety: a repeat with the same key and arguments returns the first answer.",
+    )
 }
-PROJECT_SCHEMA: dict[str, Any] = {
-    "type": ["string", "null"],
-    "maxLength": contract.MAX_PROJECT_SLUG_LENGTH,
-    "description": "Project slug. Omit it for your personal scope.",
-}
-
-
-def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
 REMEMBER_DESCRIPTION = """\
@@ -74,97 +72,11 @@ Answers {"memory", "absorbed", "superseded", "skipped", "similar_existing"?, "hi
     "{max_supersedes}", str(contract.MAX_SUPERSEDES)
 )
 
-REMEMBER_SCHEMA = _object(
-    {
-        "content": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": contract.MAX_CONTENT_LENGTH,
-            "description": f"The statement, 1 to {contract.MAX_CONTENT_LENGTH:,} characters.",
-        },
-        "kind": {"type": "string", "enum": list(Kind.values), "default": Kind.FACT.value},
-        "project": PROJECT_SCHEMA,
-        "visibility": {
-            "type": "string",
-            "enum": list(Visibility.values),
-            "description": "project: every project member sees it (the default in a project); private: only you. "
-            "A personal memory is always private.",
-        },
-        "session": {
-            "type": ["string", "null"],
-            "maxLength": contract.MAX_SESSION_LENGTH,
-            "description": "Your conversation or run id; repeats are absorbed within a session.",
-        },
-        "metadata": {
-            "type": "object",
-            "description": f"Any JSON object, at most {contract.MAX_METADATA_BYTES:,} bytes.",
-        },
-        "links": {
-            "type": "array",
-            "maxItems": contract.MAX_LINKS,
-            "description": 'Typed edges from the new memory. {"type": "supersedes", "dst": id} replaces that memory.',
-            "items": _object(
-                {"type": {"type": "string", "enum": list(LinkType.values)}, "dst": MEMORY_ID_SCHEMA},
-                ["type", "dst"],
-            ),
-        },
-        "valid_from": {
-            "type": ["string", "null"],
-            "format": "date-time",
-            "description": "ISO 8601: when the statement starts to hold in the world (valid time).",
-        },
-        "valid_until": {
-            "type": ["string", "null"],
-            "format": "date-time",
-            "description": "ISO 8601: when it stops holding; after it, recall and context leave it out unless asked.",
-        },
-        "idempotency_key": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": contract.MAX_IDEMPOTENCY_KEY_LENGTH,
-            "description": "Retry safety: a repeat with the same key and arguments returns the first answer.",
-        },
-    },
-    ["content"],
-)
-
 RECALL_DESCRIPTION = """\
 Search what you (and your projects) know: hybrid semantic and full-text search over memories \
 you may see. Call it before remembering, and whenever the conversation touches something you \
 may have stored. Live memories only unless include_superseded; `as_of` answers as the store \
 stood at that time. Answers {"results": [{"memory", "distance", "score"}]}, best first."""
-
-# What recall and get_context both take (memories.agent.contract's read filters).
-READ_FILTERS_SCHEMA: dict[str, Any] = {
-    "query": {"type": "string", "minLength": 1, "maxLength": contract.MAX_CONTENT_LENGTH},
-    "project": {**PROJECT_SCHEMA, "description": "This project plus your personal scope."},
-    "kinds": {
-        "type": "array",
-        "items": {"type": "string", "enum": list(Kind.values)},
-        "maxItems": contract.MAX_RECALL_KINDS,
-    },
-    "as_of": {"type": ["string", "null"], "format": "date-time", "description": "ISO 8601 timestamp."},
-    "valid_at": {
-        "type": ["string", "null"],
-        "format": "date-time",
-        "description": "ISO 8601: only memories whose valid time holds then.",
-    },
-    "include_expired": {"type": "boolean", "default": False},
-}
-
-RECALL_SCHEMA = _object(
-    {
-        **READ_FILTERS_SCHEMA,
-        "limit": {
-            "type": "integer",
-            "minimum": contract.MIN_RECALL_LIMIT,
-            "maximum": contract.MAX_RECALL_LIMIT,
-            "default": contract.RECALL_LIMIT,
-        },
-        "include_superseded": {"type": "boolean", "default": False},
-    },
-    ["query"],
-)
 
 BATCH_DESCRIPTION = f"""\
 Remember many statements in one call (up to {contract.MAX_BATCH_ITEMS}): `items` is a list of remember \
@@ -174,23 +86,6 @@ in order: {{"status": 201 or 200 (absorbed), <the remember answer>}} or {{"statu
 the first item that fails rolls back every item and the call fails with that item's error. \
 Each item counts against your rate limit. Answers {{"results": [...]}}."""
 
-BATCH_SCHEMA = _object(
-    {
-        "items": {
-            "type": "array",
-            "items": {
-                **REMEMBER_SCHEMA,
-                "properties": {k: v for k, v in REMEMBER_SCHEMA["properties"].items() if k != "idempotency_key"},
-            },
-            "maxItems": contract.MAX_BATCH_ITEMS,
-            "minItems": 1,
-        },
-        "atomic": {"type": "boolean", "default": False},
-        "idempotency_key": REMEMBER_SCHEMA["properties"]["idempotency_key"],
-    },
-    ["items"],
-)
-
 CONTEXT_DESCRIPTION = """\
 What you know about a question, as a block ready to put in your prompt, within `max_tokens` \
 (counted with the server's embedding tokenizer; never exceeded). The facts are recall's best, \
@@ -198,27 +93,6 @@ most relevant first; open tasks and questions are listed apart; a fact that repl
 version says what it was and until when ("was: … (until DATE)"). Answers {"text", "tokens", \
 "token_counter", "items": [{"id", "kind", "project", "section", "score", "tokens", \
 "created_at", "was"}], "left_out"}."""
-
-CONTEXT_SCHEMA = _object(
-    {
-        **READ_FILTERS_SCHEMA,
-        "max_tokens": {
-            "type": "integer",
-            "minimum": contract.MIN_CONTEXT_TOKENS,
-            "maximum": contract.MAX_CONTEXT_TOKENS,
-            "default": contract.CONTEXT_TOKENS,
-        },
-    },
-    ["query"],
-)
-
-ONE_MEMORY_SCHEMA = _object({"memory_id": MEMORY_ID_SCHEMA}, ["memory_id"])
-REASON_SCHEMA = {
-    "type": "string",
-    "maxLength": contract.MAX_REASON_LENGTH,
-    "description": "Why (kept in the history).",
-}
-LIFECYCLE_SCHEMA = _object({"memory_id": MEMORY_ID_SCHEMA, "reason": REASON_SCHEMA}, ["memory_id"])
 
 FORGET_DESCRIPTION = """\
 Retire a memory that is no longer true and has no replacement (to replace it, use remember \
@@ -247,23 +121,6 @@ Browse memories you may see, newest first (live ones unless state says otherwise
 filtered by kind, project or a text query. Answers {"results", "next"}: pass next back as \
 cursor for the following page (null at the end)."""
 
-FEED_SCHEMA = _object(
-    {
-        "state": {"type": "string", "enum": list(contract.FEED_STATES), "default": "live"},
-        "kind": {"type": "string", "enum": list(Kind.values)},
-        "project": {"type": "string", "maxLength": contract.MAX_PROJECT_SLUG_LENGTH},
-        "q": {"type": "string", "maxLength": contract.MAX_FEED_QUERY_LENGTH, "description": "Text search of content."},
-        "limit": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": contract.MAX_FEED_PAGE_SIZE,
-            "default": contract.FEED_PAGE_SIZE,
-        },
-        "cursor": {"type": "string", "description": "The previous page's next."},
-    },
-    [],
-)
-
 EVENTS_DESCRIPTION = """\
 What changed, oldest first: events of the memories you may see (memory.created, \
 memory.superseded, memory.forgotten, memory.restored, …) and of the conflicts you may moderate \
@@ -271,54 +128,56 @@ memory.superseded, memory.forgotten, memory.restored, …) and of the conflicts 
 or since a time. Answers {"results", "next", "has_more"}: keep next and pass it back as cursor \
 to get only what happened after (it stays valid when nothing new has happened)."""
 
-EVENTS_SCHEMA = _object(
-    {
-        "project": {"type": "string", "maxLength": contract.MAX_PROJECT_SLUG_LENGTH},
-        "type": {"type": "string", "maxLength": 400, "description": "Event types, separated by commas."},
-        "since": {"type": "string", "format": "date-time"},
-        "limit": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": contract.MAX_FEED_PAGE_SIZE,
-            "default": contract.FEED_PAGE_SIZE,
-        },
-        "cursor": {"type": "string", "description": "The previous answer's next."},
-    },
-    [],
-)
-
 
 @dataclass(frozen=True)
 class AgentTool:
     name: str
     title: str
     description: str
-    input_schema: dict[str, Any]
+    # What the tool takes, checked and published alike (input_schema); run() hands the verb's
+    # part to the verb, which checks it against the same contract shape.
+    arguments: Shape
     run: Callable[[User, Credential, dict[str, Any]], dict[str, Any]]
     read_only: bool = False
     idempotent: bool = False
 
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return self.arguments.schema()
+
+    def unknown_arguments(self, arguments: dict[str, Any]) -> dict[str, list[str]]:
+        """Arguments the tool does not take (a batch's items' too). Refused rather than ignored:
+        a misspelt ``links`` would otherwise turn a declared supersede into a plain write without
+        a word. Checked before the call runs, for the tools whose verb takes no shape."""
+        return self.arguments.unknown(arguments)
+
 
 def _memory_id(arguments: dict[str, Any]) -> str:
-    # "id" is accepted too: agents that know the REST paths (/memories/{id}/) reach for it.
-    memory_id = arguments.pop("memory_id", None) or arguments.pop("id", None)
-    if not isinstance(memory_id, str) or not memory_id:
+    # Checked as REST checks the id in its path: any text, and one that names no memory is a
+    # 404 (not a 400), whichever door asked.
+    memory_id, alias = arguments.pop("memory_id", None), arguments.pop("id", None)
+    memory_id = memory_id or alias
+    if memory_id is None or memory_id == "":
         raise ValidationFailed("memory_id is required.", fields={"memory_id": ["This field is required."]})
+    if not isinstance(memory_id, str):
+        raise ValidationFailed("memory_id is not a memory id.", fields={"memory_id": ["Not a valid string."]})
     return memory_id
 
 
+def _idempotency_key(arguments: dict[str, Any]) -> str | None:
+    given = {name: arguments.pop(name) for name in IDEMPOTENCY_KEY if name in arguments}
+    key: str | None = Shape(IDEMPOTENCY_KEY).parse(given).get("idempotency_key")
+    return key
+
+
 def _remember_batch(user: User, credential: Credential, arguments: dict[str, Any]) -> dict[str, Any]:
-    key = arguments.pop("idempotency_key", None)
-    return batch.remember_batch(
-        user=user, credential=credential, arguments=arguments, idempotency_key=None if key is None else str(key)
-    )
+    key = _idempotency_key(arguments)
+    return batch.remember_batch(user=user, credential=credential, arguments=arguments, idempotency_key=key)
 
 
 def _remember(user: User, credential: Credential, arguments: dict[str, Any]) -> dict[str, Any]:
-    key = arguments.pop("idempotency_key", None)
-    return agent.remember(
-        user=user, credential=credential, arguments=arguments, idempotency_key=None if key is None else str(key)
-    ).body
+    key = _idempotency_key(arguments)
+    return agent.remember(user=user, credential=credential, arguments=arguments, idempotency_key=key).body
 
 
 def _forget(user: User, credential: Credential, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -329,19 +188,28 @@ def _restore(user: User, credential: Credential, arguments: dict[str, Any]) -> d
     return agent.restore(user=user, credential=credential, memory_id=_memory_id(arguments), arguments=arguments)
 
 
+ONE_MEMORY = Shape(MEMORY_ID, passthrough=frozenset(MEMORY_ID_ALIAS))
+LIFECYCLE = contract.REASON.extend(MEMORY_ID, passthrough=MEMORY_ID_ALIAS)
+
 TOOLS: dict[str, AgentTool] = {
     tool.name: tool
     for tool in [
-        AgentTool("remember", "Remember", REMEMBER_DESCRIPTION, REMEMBER_SCHEMA, _remember),
+        AgentTool("remember", "Remember", REMEMBER_DESCRIPTION, contract.REMEMBER.extend(IDEMPOTENCY_KEY), _remember),
         AgentTool(
             "recall",
             "Recall",
             RECALL_DESCRIPTION,
-            RECALL_SCHEMA,
+            contract.RECALL,
             lambda user, _credential, arguments: agent.recall(user=user, arguments=arguments),
             read_only=True,
         ),
-        AgentTool("remember_batch", "Remember many", BATCH_DESCRIPTION, BATCH_SCHEMA, _remember_batch),
+        AgentTool(
+            "remember_batch",
+            "Remember many",
+            BATCH_DESCRIPTION,
+            contract.BATCH.extend(IDEMPOTENCY_KEY),
+            _remember_batch,
+        ),
         AgentTool(
             "whoami",
             "Who am I",
@@ -349,7 +217,7 @@ TOOLS: dict[str, AgentTool] = {
             "(projects, read-only, expiry), your projects with your role in each, and the requests "
             'your token may still send this minute. Answers {"user", "credential", "scope", "projects", '
             '"rate_limit"}.',
-            _object({}, []),
+            Shape({}),
             lambda user, credential, _arguments: agent.whoami(user=user, credential=credential),
             read_only=True,
         ),
@@ -357,34 +225,17 @@ TOOLS: dict[str, AgentTool] = {
             "get_context",
             "Get context",
             CONTEXT_DESCRIPTION,
-            CONTEXT_SCHEMA,
+            contract.CONTEXT,
             lambda user, _credential, arguments: agent.context(user=user, arguments=arguments),
             read_only=True,
         ),
-        AgentTool(
-            "forget",
-            "Forget",
-            FORGET_DESCRIPTION,
-            LIFECYCLE_SCHEMA,
-            _forget,
-            idempotent=True,
-        ),
-        AgentTool(
-            "restore_memory",
-            "Restore a memory",
-            RESTORE_DESCRIPTION,
-            LIFECYCLE_SCHEMA,
-            _restore,
-            idempotent=True,
-        ),
+        AgentTool("forget", "Forget", FORGET_DESCRIPTION, LIFECYCLE, _forget, idempotent=True),
+        AgentTool("restore_memory", "Restore a memory", RESTORE_DESCRIPTION, LIFECYCLE, _restore, idempotent=True),
         AgentTool(
             "link",
             "Link two memories",
             LINK_DESCRIPTION,
-            _object(
-                {"src": MEMORY_ID_SCHEMA, "dst": MEMORY_ID_SCHEMA, "type": {"type": "string", "enum": LinkType.values}},
-                ["src", "dst", "type"],
-            ),
+            contract.LINK,
             lambda user, _credential, arguments: agent.link(user=user, arguments=arguments).body,
             idempotent=True,
         ),
@@ -392,7 +243,7 @@ TOOLS: dict[str, AgentTool] = {
             "memory_history",
             "Version history",
             HISTORY_DESCRIPTION,
-            ONE_MEMORY_SCHEMA,
+            ONE_MEMORY,
             lambda user, _credential, arguments: agent.history(user=user, memory_id=_memory_id(arguments)),
             read_only=True,
         ),
@@ -400,7 +251,7 @@ TOOLS: dict[str, AgentTool] = {
             "memory_get",
             "Get a memory",
             GET_DESCRIPTION,
-            ONE_MEMORY_SCHEMA,
+            ONE_MEMORY,
             lambda user, _credential, arguments: agent.detail(user=user, memory_id=_memory_id(arguments)),
             read_only=True,
         ),
@@ -408,7 +259,7 @@ TOOLS: dict[str, AgentTool] = {
             "memory_feed",
             "Browse memories",
             FEED_DESCRIPTION,
-            FEED_SCHEMA,
+            contract.FEED.extend(contract.PAGE.fields),
             lambda user, _credential, arguments: agent.feed_page(user=user, arguments=arguments),
             read_only=True,
         ),
@@ -416,37 +267,9 @@ TOOLS: dict[str, AgentTool] = {
             "events",
             "What changed",
             EVENTS_DESCRIPTION,
-            EVENTS_SCHEMA,
+            contract.EVENTS.extend(contract.PAGE.fields),
             lambda user, _credential, arguments: events.events_page(user=user, arguments=arguments or {}),
             read_only=True,
         ),
     ]
 }
-
-
-def unknown_arguments(tool: AgentTool, arguments: dict[str, Any]) -> dict[str, list[str]]:
-    """Arguments the tool does not take. Refused rather than ignored: a misspelt ``links``
-    would otherwise turn a declared supersede into a plain write without a word."""
-    allowed = set(tool.input_schema["properties"])
-    if "memory_id" in allowed:
-        allowed.add("id")
-    unknown: dict[str, list[str]] = {}
-    for name, value in arguments.items():
-        if name not in allowed:
-            unknown[name] = [_unknown_message(name)]
-            continue
-        # A list of objects (remember_batch's items): each object's arguments too.
-        element = tool.input_schema["properties"].get(name, {}).get("items", {})
-        if isinstance(value, list) and "properties" in element:
-            for index, item in enumerate(value):
-                for key in item if isinstance(item, dict) else ():
-                    if key not in element["properties"]:
-                        unknown[f"{name}[{index}].{key}"] = [_unknown_message(key)]
-    return unknown
-
-
-def _unknown_message(name: str) -> str:
-    message = "Unknown argument."
-    if name in {"supersedes", "supersede", "replaces"}:
-        message += ' Declare a replacement with links=[{"type": "supersedes", "dst": "<id>"}].'
-    return message

@@ -5,7 +5,7 @@ from typing import Any
 from rest_framework import serializers
 
 from memories.api.serializers import MemorySerializer
-from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Resolution
+from review.models import Conflict, Resolution
 
 
 class ConflictSerializer(serializers.ModelSerializer[Conflict]):
@@ -35,11 +35,3 @@ class ConflictSerializer(serializers.ModelSerializer[Conflict]):
 class ConflictPageSerializer(serializers.Serializer[Any]):
     results = ConflictSerializer(many=True, help_text="Newest first.")
     next = serializers.URLField(allow_null=True, help_text="The next page (the same query with a cursor), or null.")
-
-
-class ConflictQuerySerializer(serializers.Serializer[Any]):
-    status = serializers.ChoiceField(choices=ConflictStatus.choices, default=ConflictStatus.PENDING)
-
-
-class ResolveSerializer(serializers.Serializer[Any]):
-    action = serializers.ChoiceField(choices=[(a.value, a.label) for a in MODERATOR_ACTIONS])

@@ -8,17 +8,37 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from memories.agent import contract
+from memories.agent.fields import Choice, Shape
 from memories.api.auth import request_user
 from memories.api.pagination import page_parameters
-from memories.api.schema import error_responses
+from memories.api.schema import error_responses, shape_body, shape_parameters
 from review import services
-from review.api.serializers import (
-    ConflictPageSerializer,
-    ConflictQuerySerializer,
-    ConflictSerializer,
-    ResolveSerializer,
-)
+from review.api.serializers import ConflictPageSerializer, ConflictSerializer
+from review.models import MODERATOR_ACTIONS, ConflictStatus
 from review.selectors import conflict_list
+
+# What the queue's two operations take, checked (strictly, for the JSON body) and documented
+# alike, as the agent verbs' arguments are.
+CONFLICTS_QUERY = Shape(
+    {
+        "status": Choice(
+            choices=tuple(ConflictStatus.values),
+            default=ConflictStatus.PENDING.value,
+            description="Which conflicts: pending ones unless you ask for others.",
+        )
+    },
+    passthrough=frozenset(contract.PAGE.fields),
+)
+RESOLVE = Shape(
+    {
+        "action": Choice(
+            choices=tuple(action.value for action in MODERATOR_ACTIONS),
+            description="newer_supersedes retires the older memory by the newer, older_stands forgets the "
+            "newer; keep_both (resolved) and dismiss (dismissed) change neither memory.",
+        )
+    }
+)
 
 
 class ConflictPagination(CursorPagination):
@@ -31,15 +51,14 @@ class ConflictPagination(CursorPagination):
 class ConflictListView(APIView):
     @extend_schema(
         operation_id="conflicts_list",
-        parameters=[ConflictQuerySerializer, *page_parameters(ConflictPagination.max_page_size)],
+        parameters=[*shape_parameters(CONFLICTS_QUERY), *page_parameters(ConflictPagination.max_page_size)],
         # 404: a cursor that is not one of ours (DRF's "Invalid cursor").
         responses={200: ConflictPageSerializer, **error_responses(400, 404)},
         summary="Conflicts both of whose memories you may retire (pending by default).",
     )
     def get(self, request: Request) -> Response:
-        query = ConflictQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        conflicts = conflict_list(user=request_user(request), status=query.validated_data["status"])
+        query = CONFLICTS_QUERY.parse(request.query_params)
+        conflicts = conflict_list(user=request_user(request), status=query["status"])
         paginator = ConflictPagination()
         page = paginator.paginate_queryset(conflicts, request, view=self)
         assert page is not None
@@ -50,14 +69,13 @@ class ConflictResolveView(APIView):
     @extend_schema(
         operation_id="conflicts_resolve",
         parameters=[OpenApiParameter("conflict_id", int, OpenApiParameter.PATH)],
-        request=ResolveSerializer,
+        request=shape_body("Resolve", RESOLVE),
         responses={200: ConflictSerializer, **error_responses(404, 409, body=True)},
         summary="Settle a conflict: newer_supersedes, older_stands, keep_both or dismiss.",
     )
     def post(self, request: Request, conflict_id: int) -> Response:
-        payload = ResolveSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
+        payload = RESOLVE.parse(request.data)
         conflict = services.conflict_resolve(
-            user=request_user(request), conflict_id=conflict_id, action=payload.validated_data["action"]
+            user=request_user(request), conflict_id=conflict_id, action=payload["action"]
         )
         return Response(ConflictSerializer(conflict).data)

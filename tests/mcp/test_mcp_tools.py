@@ -8,6 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from memories.choices import State
+from memories.mcp.tools import TOOLS
 from memories.models import Link, Memory, MemoryEvent
 from tests.conftest import Persona
 from tests.factories import issue_token
@@ -182,6 +183,28 @@ def test_validation_errors_carry_the_same_codes_and_fields(asgi_server: str, ali
     assert agent.error("memory_get", {"memory_id": "not-an-id"})["code"] == "not_found"
     assert agent.error("no_such_tool", {})["code"] == "unknown_tool"
     assert store_snapshot() == before
+
+
+def test_strict_arguments_over_the_wire_and_the_listed_schemas_are_the_contracts(
+    asgi_server: str, alice: Persona
+) -> None:
+    agent = agent_for(asgi_server, alice)
+    before = store_snapshot()
+
+    assert agent.error("remember", {"content": "Staging runs on db-4.", "projcet": "acme"})["fields"] == {
+        "projcet": ["Unknown field."]
+    }
+    assert agent.error("remember", {"content": 123})["fields"] == {"content": ["Not a valid string."]}
+    assert agent.error("recall", {"query": "deploy", "top_k": 3})["fields"] == {"top_k": ["Unknown field."]}
+    assert agent.error("recall", {"query": "deploy", "limit": "5"})["fields"] == {
+        "limit": ["A valid integer is required."]
+    }
+    assert agent.error("get_context", {"query": "deploy", "max_token": 300})["fields"] == {
+        "max_token": ["Unknown field."]
+    }
+    assert store_snapshot() == before
+    listed = {tool.name: tool.input_schema for tool in agent.tools()}
+    assert listed == {name: tool.arguments.schema() for name, tool in TOOLS.items()}
 
 
 def test_recall_finds_what_was_remembered(asgi_server: str, alice: Persona, bob: Persona, carol: Persona) -> None:

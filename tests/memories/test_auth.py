@@ -58,13 +58,16 @@ def test_provenance_comes_from_the_credential_never_the_body(alice):
     watcher = APIClient()
     watcher.credentials(HTTP_AUTHORIZATION=f"Bearer {watcher_token}")
 
-    from_watcher = watcher.post(
+    claimed = watcher.post(
         "/api/v1/memories/", {"content": "Captured in passing", "provenance": "authoritative"}, format="json"
-    ).json()["memory"]
-    from_agent = alice.client.post(
-        "/api/v1/memories/", {"content": "Said in conversation", "provenance": "provisional"}, format="json"
-    ).json()["memory"]
+    )
+    from_watcher = watcher.post("/api/v1/memories/", {"content": "Captured in passing"}, format="json").json()["memory"]
+    from_agent = alice.client.post("/api/v1/memories/", {"content": "Said in conversation"}, format="json").json()[
+        "memory"
+    ]
 
+    # A body that claims one is refused outright (strict bodies, R-V5): it is not the body's to say.
+    assert (claimed.status_code, claimed.json()["error"]["fields"]) == (400, {"provenance": ["Unknown field."]})
     assert from_watcher["provenance"] == "provisional"
     assert from_agent["provenance"] == "authoritative"
 
