@@ -40,6 +40,20 @@ class ErrorSerializer(serializers.Serializer[Any]):
             "fields": serializers.DictField(
                 required=False, help_text="Per-field problems, present on `invalid` when a field is to blame."
             ),
+            "current": serializers.ListField(
+                child=inline_serializer(
+                    name="StaleTargetCurrent",
+                    fields={
+                        "dst": serializers.CharField(help_text="A supersedes target another write already replaced."),
+                        "current": serializers.CharField(
+                            allow_null=True, help_text="The live head of its chain now, or null when none is live."
+                        ),
+                    },
+                ),
+                required=False,
+                help_text='On `stale_target` (409, `"on_stale": "reject"`): each stale target and its current '
+                "version (SPEC R-S11).",
+            ),
         },
     )
 
@@ -50,7 +64,8 @@ _ERRORS = {
     403: "Authenticated, but not allowed to do this (`forbidden` and the operation's own codes).",
     404: "Not found, or not visible to the caller: the two are indistinguishable (`not_found`, `project_not_found`); "
     "on a list, also a `cursor` that is not one of the server's.",
-    409: "The memory or conflict is not in a state that allows this (`not_live`, `idempotency_in_progress`).",
+    409: "The memory or conflict is not in a state that allows this (`not_live`, `idempotency_in_progress`), or a "
+    'supersedes target was already replaced by another write under `"on_stale": "reject"` (`stale_target`).',
     413: "The request body is over the server's limit (`request_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",
     422: "An Idempotency-Key reused with another body (`idempotency_key_reused`).",

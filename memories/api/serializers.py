@@ -63,6 +63,23 @@ class SimilarExistingSerializer(serializers.Serializer[Any]):
 class SkippedSerializer(serializers.Serializer[Any]):
     dst = serializers.CharField()
     reason = serializers.ChoiceField(choices=["missing", "dead", "self"])
+    current = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="On a `dead` entry: the live head of the target's version chain (the version current now, "
+        "among those you may see), or null when none is live.",
+    )
+
+
+class FollowedSerializer(serializers.Serializer[Any]):
+    dst = serializers.CharField(help_text="The stale version the write named.")
+    current = serializers.CharField(help_text="The current version it superseded instead (listed in `superseded`).")
+
+
+class MatchesRetiredSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(help_text="A retired version of yours, in this scope, with this very text.")
+    state = serializers.CharField()
+    current = serializers.CharField(allow_null=True, help_text="The version of its chain current now, or null.")
 
 
 class RedactedSerializer(serializers.Serializer[Any]):
@@ -75,8 +92,22 @@ class RememberResponseSerializer(serializers.Serializer[Any]):
     absorbed = serializers.BooleanField()
     superseded = serializers.ListField(child=serializers.CharField())
     skipped = SkippedSerializer(many=True)
+    followed = FollowedSerializer(
+        many=True,
+        required=False,
+        help_text='Present when `"on_stale": "follow"` superseded the current version of a stale target.',
+    )
     similar_existing = SimilarExistingSerializer(
-        many=True, required=False, help_text="Present exactly when the write declared no supersedes."
+        many=True,
+        required=False,
+        help_text="Present exactly when the write replaced nothing: it declared no supersedes, or every target "
+        "it named was skipped.",
+    )
+    matches_retired = MatchesRetiredSerializer(
+        many=True,
+        required=False,
+        help_text="Present when the text equals a retired version of yours in this scope (stored all the same: "
+        "it may be a revert).",
     )
     hint = serializers.CharField(required=False, help_text="Present when similar_existing is not empty.")
     redacted = RedactedSerializer(

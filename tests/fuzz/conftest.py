@@ -55,6 +55,9 @@ class Seeded:
     # alice's captures waiting for her review (she maintains their project): the first half for
     # approve to act on, the rest for reject (each consumes what it settles).
     pending_ids: list[str] = field(default_factory=list)
+    # Versions another write already replaced (alice's, carol's): remember aims at them with each
+    # on_stale mode (SPEC R-S11).
+    stale_ids: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (its project, its owner)
 
     @property
     def memory_ids(self) -> list[str]:
@@ -95,6 +98,7 @@ def seeded(alice: Persona, bob: Persona, carol: Persona, acme: Project) -> Seede
             links=[services.LinkSpec(type="supersedes", dst=made[5].id)],
         ).memory
         into.extend([m.id for m in made] + [newer.id])
+        found.stale_ids[made[5].id] = (project.slug, persona.username)
         return made
 
     alice_made = mine(alice, acme, ALICE_MARK, found.alice_ids)

@@ -170,7 +170,7 @@ def _settings(examples: int) -> hypothesis.settings:
     )
 
 
-def _with_seeded_ids(operation: Any, mode: GenerationMode, seeded: Seeded) -> st.SearchStrategy[Case]:
+def _with_seeded_ids(operation: Any, mode: GenerationMode, seeded: Seeded, principal: str) -> st.SearchStrategy[Case]:
     """Half the cases aim at real objects of every owner; the rest are the fuzzer's own."""
     generated = operation.as_strategy(generation_mode=mode)
     names = {p["name"] for p in operation.definition.raw.get("parameters", []) if p.get("in") == "path"}
@@ -195,19 +195,47 @@ def _with_seeded_ids(operation: Any, mode: GenerationMode, seeded: Seeded) -> st
         )
         return st.one_of(aimed, generated)
     if operation.method.upper() == "POST" and operation.path in BODIES_WITH_IDS:
+        own_stale = [memory_id for memory_id, (_, owner) in seeded.stale_ids.items() if owner == principal]
+        project_of = {memory_id: project for memory_id, (project, _) in seeded.stale_ids.items()}
         aimed = st.tuples(
             generated,
             st.lists(st.sampled_from(seeded.memory_ids), min_size=2, max_size=2),
             # A real project (the caller's or the other one's) or personal scope gets past the 404.
             st.sampled_from(["acme", "globex", None]),
-        ).map(lambda drawn: _aim_body(*drawn))
+            # A remember that names the caller's own stale version, under each on_stale mode.
+            st.one_of(st.tuples(st.sampled_from(own_stale), st.sampled_from(ON_STALE)), st.none()),
+        ).map(lambda drawn: _aim_body(*drawn, project_of=project_of))
         return st.one_of(aimed, generated)
     return generated
 
 
-def _aim_body(case: Case, ids: list[str], project: str | None) -> Case:
+# The rarest outcome first: hypothesis draws the first of a choice most often.
+ON_STALE = ("follow", "reject", "skip", None)
+
+
+def _aim_body(
+    case: Case,
+    ids: list[str],
+    project: str | None,
+    stale: tuple[str, str | None] | None,
+    *,
+    project_of: dict[str, str],
+) -> Case:
     body = case.body
     if not isinstance(body, dict):
+        return case
+    if stale is not None and "content" in body and case.operation.path == "/api/v1/memories/":
+        stale_id, on_stale = stale
+        body["links"] = [{"type": "supersedes", "dst": stale_id}]
+        body.pop("on_stale", None)
+        if on_stale is not None:
+            body["on_stale"] = on_stale
+        # Into the stale version's own project, as its writer would: what is left to chance is
+        # the rest of the body. A key the fuzzer drew again for another body would answer 422.
+        body["project"] = project_of[stale_id]
+        body.pop("visibility", None)
+        if case.headers:
+            case.headers.pop("Idempotency-Key", None)
         return case
     if "project" in body:
         body["project"] = project
@@ -230,7 +258,7 @@ def _request_line_bytes(case: Case, base_url: str) -> int:
 def _fuzz_operation(run: Run, operation: Any, mode: GenerationMode, principal: Principal, seeded: Seeded) -> None:
     checks = [*CHECKS, no_foreign_memories(run)]
 
-    @hypothesis.given(case=_with_seeded_ids(operation, mode, seeded))
+    @hypothesis.given(case=_with_seeded_ids(operation, mode, seeded, principal.name))
     @_settings(EXAMPLES)
     def fuzz(case: Case) -> None:
         if _request_line_bytes(case, run.base_url) > GUNICORN_REQUEST_LINE_LIMIT:
