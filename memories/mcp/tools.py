@@ -60,15 +60,30 @@ in this same call and the server stores the new memory, retires the old one (rev
 records the version link, atomically:
   {"content": "Deploy window is Friday 14:00 UTC.", "project": "acme",
    "links": [{"type": "supersedes", "dst": "mem_01JD8Z6Q4X2V7Y9K3M5N8P0R2T"}]}
-Up to {max_supersedes} supersedes targets per write. Targets that are already retired or missing are reported \
+Up to {max_supersedes} supersedes targets per write. Targets that are missing or forgotten are reported \
 in `skipped` and the write still succeeds.
+
+Several agents share the store: the version you read may have been replaced by another agent \
+before you write (a stale version). `on_stale` says what then happens:
+  "skip" (default): your memory is stored, the target is reported in `skipped` as \
+{"dst", "reason": "dead", "current": "<the version current now>"}, and a conflict is opened for a \
+person, since two live versions now stand;
+  "reject": nothing is stored; the error `stale_target` (409) lists {"dst", "current"} per stale \
+target. Read the current version with `memory_history` or `recall`, decide, and write again naming it;
+  "follow": your memory supersedes the current version instead (listed in `superseded`, and in \
+`followed` as {"dst", "current"}), keeping one line of versions.
+Use "reject" when you can reread and decide, "follow" when your write is meant to be the latest \
+whatever happened meanwhile.
 
 Without a declaration the answer lists `similar_existing`: your nearest live memories. If one \
 is an older version of what you just wrote, call remember again with the same content and \
 links=[{"type": "supersedes", "dst": "<that id>"}] (the repeat is absorbed and the declaration \
-applies). Repeating a statement verbatim never makes a duplicate: the answer has absorbed=true.
+applies). Repeating a statement verbatim never makes a duplicate: the answer has absorbed=true. \
+Writing again the exact text of one of your retired versions stores it (it may be a revert) and \
+says so in `matches_retired`, with the version current now.
 
-Answers {"memory", "absorbed", "superseded", "skipped", "similar_existing"?, "hint"?}.""".replace(
+Answers {"memory", "absorbed", "superseded", "skipped", "followed"?, "similar_existing"?, "hint"?, \
+"matches_retired"?}.""".replace(
     "{max_supersedes}", str(contract.MAX_SUPERSEDES)
 )
 
@@ -80,7 +95,7 @@ stood at that time. Answers {"results": [{"memory", "distance", "score"}]}, best
 
 BATCH_DESCRIPTION = f"""\
 Remember many statements in one call (up to {contract.MAX_BATCH_ITEMS}): `items` is a list of remember \
-arguments, each with its own `links` declarations. Each item is answered as it would be alone, \
+arguments, each with its own `links` declarations and `on_stale`. Each item is answered as it would be alone, \
 in order: {{"status": 201 or 200 (absorbed), <the remember answer>}} or {{"status": 4xx, "error": \
 {{...}}}}; a bad item does not stop the others. With "atomic": true the batch is all or nothing: \
 the first item that fails rolls back every item and the call fails with that item's error. \

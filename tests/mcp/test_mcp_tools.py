@@ -434,3 +434,33 @@ def test_events_answer_what_the_rest_feed_answers(asgi_server: str, alice: Perso
     refused = agent.error("events", {"type": "memory.deleted"})
     assert refused["code"] == "invalid"
     assert agent_for(asgi_server, carol).ok("events", {})["results"] == []
+
+
+def test_stale_versions_over_mcp_as_over_rest(asgi_server: str, alice: Persona) -> None:
+    """R-S11 through the remember and remember_batch tools, whose descriptions teach it."""
+    agent = agent_for(asgi_server, alice)
+    tools = {tool.name: tool for tool in agent.tools()}
+    assert tools["remember"].description is not None
+    assert '"follow"' in tools["remember"].description
+    assert "stale_target" in tools["remember"].description
+    assert tools["remember"].input_schema["properties"]["on_stale"]["enum"] == ["skip", "reject", "follow"]
+    v1 = agent.ok("remember", {"content": "The queue runs on rabbit-1.", "project": "acme"})["memory"]["id"]
+    v2 = agent.ok(
+        "remember",
+        {"content": "The queue runs on rabbit-2.", "project": "acme", "links": [{"type": "supersedes", "dst": v1}]},
+    )["memory"]["id"]
+    stale = {"content": "The queue runs on rabbit-3.", "project": "acme", "links": [{"type": "supersedes", "dst": v1}]}
+    before = store_snapshot()
+
+    refused = agent.error("remember", {**stale, "on_stale": "reject"})
+
+    assert (refused["code"], refused["current"]) == ("stale_target", [{"dst": v1, "current": v2}])
+    assert store_snapshot() == before
+    followed = agent.ok("remember_batch", {"items": [{**stale, "on_stale": "follow"}]})["results"][0]
+    assert (followed["status"], followed["superseded"]) == (201, [v2])
+    assert followed["followed"] == [{"dst": v1, "current": v2}]
+    v3 = followed["memory"]["id"]
+    skipped = agent.ok("remember", {**stale, "content": "The queue runs on rabbit-4."})
+    assert skipped["skipped"] == [{"dst": v1, "reason": "dead", "current": v3}]
+    assert "similar_existing" in skipped
+    assert agent.ok("memory_history", {"memory_id": v1})["head"] == v3  # the fork is not in the chain
