@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
-from memories.visibility import Action, visibility_condition
+from memories.visibility import Action, visibility_condition, visible_memories
 from review.models import Conflict, Judgment
 
 # The memories behind a conflict, read with it: the queue shows both side by side. Their vectors
@@ -35,3 +37,11 @@ def judgments_for(user: User) -> QuerySet[Judgment]:
 def conflict_list(*, user: User, status: str) -> QuerySet[Conflict]:
     """The queue as the API pages it (SPEC R-A6): ``status`` only, with both memories."""
     return conflicts_for(user).filter(status=status).select_related(*_PAIR_RELATED).defer(*_PAIR_HEAVY)
+
+
+def visible_stale_versions(user: User, conflicts: Iterable[Conflict]) -> set[str]:
+    """Of the forks' stale versions among ``conflicts``, those ``user`` may see (one query)."""
+    wanted = {conflict.stale_version_id for conflict in conflicts if conflict.stale_version_id is not None}
+    if not wanted:
+        return set()
+    return set(visible_memories(user).filter(pk__in=wanted).values_list("pk", flat=True))

@@ -16,7 +16,7 @@ from memories.api.schema import error_responses, shape_body, shape_parameters
 from review import services
 from review.api.serializers import ConflictPageSerializer, ConflictSerializer
 from review.models import MODERATOR_ACTIONS, ConflictStatus
-from review.selectors import conflict_list
+from review.selectors import conflict_list, visible_stale_versions
 
 # What the queue's two operations take, checked (strictly, for the JSON body) and documented
 # alike, as the agent verbs' arguments are.
@@ -62,7 +62,10 @@ class ConflictListView(APIView):
         paginator = ConflictPagination()
         page = paginator.paginate_queryset(conflicts, request, view=self)
         assert page is not None
-        return Response({"results": ConflictSerializer(page, many=True).data, "next": paginator.get_next_link()})
+        context = {"visible_stale": visible_stale_versions(request_user(request), page)}
+        return Response(
+            {"results": ConflictSerializer(page, many=True, context=context).data, "next": paginator.get_next_link()}
+        )
 
 
 class ConflictResolveView(APIView):
@@ -78,4 +81,5 @@ class ConflictResolveView(APIView):
         conflict = services.conflict_resolve(
             user=request_user(request), conflict_id=conflict_id, action=payload["action"]
         )
-        return Response(ConflictSerializer(conflict).data)
+        context = {"visible_stale": visible_stale_versions(request_user(request), [conflict])}
+        return Response(ConflictSerializer(conflict, context=context).data)

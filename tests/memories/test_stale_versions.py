@@ -208,6 +208,10 @@ def test_resolving_a_fork_keeps_one_line(alice, dave, chain):
     monday, wednesday = chain
     friday = remember(alice, "The deploy window is Friday.", project="acme", links=supersedes(monday.id)).json()
     conflict = Conflict.objects.get()
+    queue = dave.client.get("/api/v1/conflicts/").json()["results"]
+    assert [(c["id"], c["older"]["id"], c["newer"]["id"], c["stale_version"]) for c in queue] == [
+        (conflict.pk, wednesday, friday["memory"]["id"], monday.id)
+    ]
 
     response = dave.client.post(
         f"/api/v1/conflicts/{conflict.pk}/resolve/", {"action": "newer_supersedes"}, format="json"
@@ -284,3 +288,17 @@ def test_restating_a_retired_version_says_so(alice, chain):
     assert "matches_retired" not in personal.json()
     fresh = remember(alice, "Something never said before.", project="acme")
     assert "matches_retired" not in fresh.json()
+
+
+def test_the_queue_names_a_stale_version_only_to_whom_may_see_it(alice, dave, carol, acme):
+    older = make_memory(alice.user, "The lab opens at 08:00.", project=acme)
+    newer = make_memory(alice.user, "The lab opens at 09:00.", project=acme)
+    hidden = make_memory(carol.user, "carol's own note")
+    Conflict.objects.create(
+        older=older, newer=newer, relation="contradicts", confidence=1.0, rationale="-", stale_version=hidden
+    )
+
+    queue = dave.client.get("/api/v1/conflicts/").json()["results"]
+
+    assert [(c["older"]["id"], c["stale_version"]) for c in queue] == [(older.id, None)]
+    assert hidden.id not in dave.client.get("/api/v1/conflicts/").content.decode()
