@@ -23,9 +23,10 @@ from review.models import Conflict, ConflictStatus, Relation, Resolution
 SETTLED_AS_TWO = (Resolution.KEEP_BOTH, Resolution.DISMISS)
 
 
-def fork_rationale(stale_id: str, older_id: str, newer_id: str) -> str:
+def fork_rationale(older_id: str, newer_id: str) -> str:
+    # The stale version is named by the conflict's stale_version, shown only to whom may see it.
     return (
-        f"Both writers replaced the same version, {stale_id}: {newer_id} was written naming it after "
+        f"Both writers replaced the same version (stale_version): {newer_id} was written naming it after "
         f"{older_id} had already replaced it. Two live versions of one fact now stand; keep one line: "
         "the newer supersedes the older, or the older stands."
     )
@@ -44,7 +45,7 @@ def _open(*, older: Memory, newer: Memory, stale_id: str) -> bool:
                 relation=Relation.CONTRADICTS,
                 # Not a judge's guess: the writes themselves name the version both replaced.
                 confidence=1.0,
-                rationale=fork_rationale(stale_id, older.pk, newer.pk),
+                rationale=fork_rationale(older.pk, newer.pk),
                 stale_version_id=stale_id,
                 same_credential=older.credential_id is not None and older.credential_id == newer.credential_id,
             )

@@ -56,7 +56,11 @@ def test_skip_is_the_default_and_names_the_current_version_and_opens_one_conflic
     conflict = Conflict.objects.get()
     assert (conflict.older_id, conflict.newer_id, conflict.status) == (wednesday, friday, "pending")
     assert (conflict.relation, conflict.confidence, conflict.stale_version_id) == ("contradicts", 1.0, monday.id)
-    assert monday.id in conflict.rationale
+    assert conflict.rationale == (
+        f"Both writers replaced the same version (stale_version): {friday} was written naming it after "
+        f"{wednesday} had already replaced it. Two live versions of one fact now stand; keep one line: "
+        "the newer supersedes the older, or the older stands."
+    )
     assert conflict.judgment is None
     forked = MemoryEvent.objects.get(memory_id=friday, action="forked")
     assert forked.data == {"stale": monday.id, "current": wednesday}
