@@ -306,3 +306,16 @@ def test_the_queue_names_a_stale_version_only_to_whom_may_see_it(alice, dave, ca
 
     assert [(c["older"]["id"], c["stale_version"]) for c in queue] == [(older.id, None)]
     assert hidden.id not in dave.client.get("/api/v1/conflicts/").content.decode()
+
+
+def test_a_fork_kept_as_two_facts_is_settled_and_never_reopened(alice, dave, chain):
+    monday, wednesday = chain
+    remember(alice, "The deploy window is Friday.", project="acme", links=supersedes(monday.id))
+    conflict = Conflict.objects.get()
+
+    response = dave.client.post(f"/api/v1/conflicts/{conflict.pk}/resolve/", {"action": "keep_both"}, format="json")
+
+    assert response.status_code == 200
+    assert integrity()[0] == 0
+    call_command("hygiene", stdout=io.StringIO(), stderr=io.StringIO())
+    assert list(Conflict.objects.filter(stale_version=monday).values_list("status", flat=True)) == ["resolved"]
