@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -15,15 +17,14 @@ class ReviewConfig(AppConfig):
         from review.forks import conflict_open_fork, forks_accounted, forks_follow_head
         from review.services import conflicts_close_declared, enqueue_hygiene, rationales_scrub
 
-        if enqueue_hygiene not in hooks.on_undeclared_write_committed:
-            hooks.on_undeclared_write_committed.append(enqueue_hygiene)
-        if conflicts_close_declared not in hooks.on_supersede_declared:
-            hooks.on_supersede_declared.append(conflicts_close_declared)
-        if rationales_scrub not in hooks.on_memories_purged:
-            hooks.on_memories_purged.append(rationales_scrub)
-        if conflict_open_fork not in hooks.on_fork:
-            hooks.on_fork.append(conflict_open_fork)
-        if forks_follow_head not in hooks.on_superseded:
-            hooks.on_superseded.append(forks_follow_head)
-        if forks_accounted not in hooks.fork_accounted:
-            hooks.fork_accounted.append(forks_accounted)
+        registrations: list[tuple[list[Any], Any]] = [
+            (hooks.on_undeclared_write_committed, enqueue_hygiene),
+            (hooks.on_supersede_declared, conflicts_close_declared),
+            (hooks.on_memories_purged, rationales_scrub),
+            (hooks.on_fork, conflict_open_fork),
+            (hooks.on_superseded, forks_follow_head),
+            (hooks.fork_accounted, forks_accounted),
+        ]
+        for extension_point, handler in registrations:
+            if handler not in extension_point:  # ready() may run twice (tests, reloads)
+                extension_point.append(handler)
