@@ -28,9 +28,10 @@ ForkHook = Callable[[Memory, Memory, str], None]
 # opens the pair's conflict, so that the fork commits with its conflict or not at all.
 on_fork: list[ForkHook] = []
 
-# Called inside the transaction of every retirement by a successor (declared, hygiene,
-# moderator) with (successor, retired targets), after the rows changed: a fork's conflict names
-# the chain's current head, and moves on with it.
+# Called inside the transaction of every retirement by a successor outside a remember (hygiene,
+# moderators: memories.services.supersede and moderation) with (successor, retired targets),
+# after the rows changed: a fork's conflict names the chain's current head, and moves on with
+# it. A remember's own retirements are told to on_supersede_declared instead.
 on_superseded: list[SupersedeHook] = []
 
 ForkCheck = Callable[[list[tuple[str, str, str]]], set[tuple[str, str]]]

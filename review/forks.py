@@ -11,6 +11,9 @@ stores). Resolving it keeps one line: the newer supersedes the older, or the old
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -61,36 +64,62 @@ def conflict_open_fork(memory: Memory, head: Memory, stale_id: str) -> None:
     _open(older=head, newer=memory, stale_id=stale_id)
 
 
-def forks_follow_head(successor: Memory, targets: list[Memory]) -> None:
-    """memories.hooks.on_superseded: a pending fork conflict naming a retired version moves on to
-    its successor, so it names the chain's live versions. When the successor is the other side,
+@dataclass(frozen=True)
+class PendingRow:
+    pk: int
+    older_id: str
+    newer_id: str
+    stale_version_id: str | None
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        return (self.older_id, self.newer_id)
+
+
+_PENDING_NAMING_SQL = f"""
+SELECT id, older_id, newer_id, stale_version_id FROM {Conflict._meta.db_table}
+WHERE status = 'pending' AND (older_id = ANY(%s) OR newer_id = ANY(%s))
+ORDER BY id FOR UPDATE
+"""
+
+
+def pending_naming(memory_ids: list[str]) -> list[PendingRow]:
+    """The pending conflicts naming any of ``memory_ids``, their rows locked in id order. Raw:
+    it runs in every declared write, where compiling the ORM's query cost more than running it.
+    The conflict rows alone are locked: the writer already holds its memories' row locks, and
+    locking joined memories too (FOR UPDATE) deadlocked with writers (tests/faults/test_stress.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_PENDING_NAMING_SQL, [memory_ids, memory_ids])
+        return [PendingRow(*row) for row in cursor.fetchall()]
+
+
+def forks_move(rows: list[PendingRow], successor: Memory, retired: set[str]) -> None:
+    """Each fork conflict among ``rows`` that names a version in ``retired`` moves on to its
+    ``successor``, so it names the chain's live versions. When the successor is the other side,
     the chain is one line again, and whoever retired it settles the conflict (a declaration, a
     moderator's decision)."""
-    retired = {target.pk for target in targets}
-    # The conflict rows alone, in id order: the writer already holds its memories' row locks, and
-    # locking the joined memories too (FOR UPDATE, the strongest mode) deadlocked with writers
-    # that lock memories first (tests/faults/test_stress.py).
-    moving = list(
-        Conflict.objects.select_for_update(of=("self",))
-        .filter(Q(older_id__in=retired) | Q(newer_id__in=retired), status=ConflictStatus.PENDING)
-        .exclude(stale_version=None)
-        .order_by("pk")
-    )
+    moving = [row for row in rows if row.stale_version_id is not None and set(row.pair) & retired]
     if not moving:
         return
-    others = {conflict.older_id for conflict in moving} | {conflict.newer_id for conflict in moving}
-    sides = hygiene_memories().defer("embedding", "search_vector").in_bulk(others - retired)
+    others = {side for row in moving for side in row.pair} - retired
+    sides = hygiene_memories().defer("embedding", "search_vector").in_bulk(others)
     now = timezone.now()
-    for conflict in moving:
-        older = successor if conflict.older_id in retired else sides[conflict.older_id]
-        newer = successor if conflict.newer_id in retired else sides[conflict.newer_id]
+    for row in moving:
+        older = successor if row.older_id in retired else sides[row.older_id]
+        newer = successor if row.newer_id in retired else sides[row.newer_id]
         if older.pk == newer.pk:
             continue
-        Conflict.objects.filter(pk=conflict.pk, status=ConflictStatus.PENDING).update(
+        Conflict.objects.filter(pk=row.pk, status=ConflictStatus.PENDING).update(
             status=ConflictStatus.RESOLVED, resolution=Resolution.RETIRED, resolved_at=now
         )
-        assert conflict.stale_version_id is not None
-        _open(older=older, newer=newer, stale_id=conflict.stale_version_id)
+        assert row.stale_version_id is not None
+        _open(older=older, newer=newer, stale_id=row.stale_version_id)
+
+
+def forks_follow_head(successor: Memory, targets: list[Memory]) -> None:
+    """memories.hooks.on_superseded (hygiene's and moderators' retirements): forks_move."""
+    retired = {target.pk for target in targets}
+    forks_move(pending_naming(sorted(retired)), successor, retired)
 
 
 def forks_accounted(forks: list[tuple[str, str, str]]) -> set[tuple[str, str]]:

@@ -11,6 +11,7 @@ from memories.choices import LinkOrigin
 from memories.errors import NotFound, NotLive, ValidationFailed
 from memories.models import TOMBSTONE, Memory
 from memories.services import memory_forget, memory_supersede
+from review.forks import forks_move, pending_naming
 from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, Judgment, Resolution
 from review.selectors import conflicts_for
 
@@ -54,14 +55,23 @@ def conflict_resolve(*, user: User, conflict_id: int, action: str) -> Conflict:
 
 
 def conflicts_close_declared(successor: Memory, targets: list[Memory]) -> None:
-    """A writer declared the supersede: pending conflicts of that pair are settled by it."""
+    """memories.hooks.on_supersede_declared: a writer declared the supersede. Pending conflicts
+    of a pair it settles close as declared (R-S4), and a fork's conflict naming a version it
+    retired moves on to it (review.forks). One statement for the common case, where no conflict
+    names a target."""
     if not targets:
         return
-    pair = Q()
-    for target in targets:
-        pair |= Q(older=target, newer=successor) | Q(older=successor, newer=target)
-    Conflict.objects.filter(pair, status=ConflictStatus.PENDING).update(
-        status=ConflictStatus.RESOLVED, resolution=Resolution.DECLARED, resolved_at=timezone.now()
+    pending = pending_naming([target.pk for target in targets])
+    if not pending:
+        return
+    retired = {target.pk for target in targets}
+    settled = [row.pk for row in pending if {row.older_id, row.newer_id} & retired and successor.pk in row.pair]
+    if settled:
+        Conflict.objects.filter(pk__in=settled, status=ConflictStatus.PENDING).update(
+            status=ConflictStatus.RESOLVED, resolution=Resolution.DECLARED, resolved_at=timezone.now()
+        )
+    forks_move(
+        [row for row in pending if row.stale_version_id is not None and row.pk not in settled], successor, retired
     )
 
 

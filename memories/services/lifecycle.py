@@ -205,8 +205,8 @@ def retire_all_by_successor(
             for target, link in zip(targets, links, strict=True)
         ]
     )
-    for hook in hooks.on_superseded:
-        hook(successor, targets)
+    # Only remember retires this way, and tells hooks.on_supersede_declared itself (which the
+    # review app also handles forks in: one statement per declared write, not two).
     return links
 
 
