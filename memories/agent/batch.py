@@ -19,7 +19,7 @@ from memories.agent import contract
 from memories.agent.errors import as_domain_error, domain_error_body
 from memories.agent.verbs import Body, remember_parsed
 from memories.embedding import EmbeddingError, embed_with_sentences
-from memories.errors import DomainError, EmbeddingFailed, RateLimited, ValidationFailed
+from memories.errors import DomainError, EmbeddingFailed, RateLimited
 from memories.models import Credential
 from memories.platform.idempotency import request_fingerprint, run_idempotently
 from memories.platform.ratelimit import credential_wait
@@ -71,9 +71,7 @@ def remember_batch(*, user: User, credential: Credential, arguments: Any, idempo
 
 
 def _perform(user: User, credential: Credential, batch: dict[str, Any]) -> Body:
-    items: list[Any] = batch["items"]
-    if not items:
-        raise ValidationFailed("A batch needs at least one item.", fields={"items": ["at least one item"]})
+    items: list[Any] = batch["items"]  # at least one: the contract's BATCH refuses an empty list
     parsed: list[dict[str, Any] | DomainError] = []
     for item in items:
         try:
