@@ -287,7 +287,7 @@ def _server_requirements_recorded() -> None:
     if server.exists() and server.read_text().strip() == digest:
         return
     if not (dev.exists() and dev.read_text().strip() == digest):
-        pytest.skip("the .venv is not installed for this checkout (run ./zm serve or ./zm test once)")
+        pytest.fail("the .venv is not installed for this checkout: run the suite with ./zm test")
     server.write_text(digest + "\n")
 
 
