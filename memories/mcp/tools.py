@@ -83,9 +83,7 @@ Writing again the exact text of one of your retired versions stores it (it may b
 says so in `matches_retired`, with the version current now.
 
 Answers {"memory", "absorbed", "superseded", "skipped", "followed"?, "similar_existing"?, "hint"?, \
-"matches_retired"?}.""".replace(
-    "{max_supersedes}", str(contract.MAX_SUPERSEDES)
-)
+"matches_retired"?}.""".replace("{max_supersedes}", str(contract.MAX_SUPERSEDES))
 
 RECALL_DESCRIPTION = """\
 Search what you (and your projects) know: hybrid semantic and full-text search over memories \

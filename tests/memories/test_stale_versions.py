@@ -309,7 +309,7 @@ def test_the_queue_names_a_stale_version_only_to_whom_may_see_it(alice, dave, ca
 
 
 def test_a_fork_kept_as_two_facts_is_settled_and_never_reopened(alice, dave, chain):
-    monday, wednesday = chain
+    monday, _wednesday = chain
     remember(alice, "The deploy window is Friday.", project="acme", links=supersedes(monday.id))
     conflict = Conflict.objects.get()
 
