@@ -294,7 +294,7 @@ def race(port: int, tokens: list[tuple[str, str]], owner: Agent, mode: str, hour
         walk.append(successor[walk[-1]])
     line = " -> ".join(named(memory_id) for memory_id in walk)
     _, queue = owner.send("GET", "/api/v1/conflicts/?limit=200", show=False)
-    forks = [c for c in queue["results"] if c["rationale"].startswith(f"Both writers replaced the same version, {v1}")]
+    forks = [c for c in queue["results"] if c["stale_version"] == v1 and c["status"] == "pending"]
     print(f"  live versions of the fact: {len(live)} ({', '.join(live)}); v1's chain: {line}")
     print(f"  pending conflicts for forks of v1: {len(forks)}")
 
