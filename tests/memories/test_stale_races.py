@@ -130,3 +130,30 @@ def test_followers_and_direct_writers_in_opposite_orders_do_not_deadlock(alice):
         assert len(line) == 5
         assert Memory.objects.filter(pk__in=line, state=State.LIVE).count() == 1
     assert integrity_holds()
+
+
+def test_followers_racing_writers_of_the_head_itself_stay_one_line_or_queue_the_fork(alice):
+    """Followers name the stale version; the others name its current version directly. A
+    follower must lock the head it acts on with its targets: read unlocked, a direct writer
+    retires it between the read and the follower's update."""
+    for round_number in range(ROUNDS * 2):
+        stale = make_memory(alice.user, f"Round {round_number}: the cache is redis-1")
+        head = _write(alice, f"Round {round_number}: the cache is redis-2", stale.id)().memory.pk
+
+        results = run_together(
+            [
+                _write(alice, f"Round {round_number}: cache follower {n}", stale.id, on_stale="follow")
+                if n % 2
+                else _write(alice, f"Round {round_number}: cache writer {n}", head)
+                for n in range(WRITERS)
+            ]
+        )
+
+        assert not [r for r in results if isinstance(r, Exception)], results
+        line = chain_of(stale.id)
+        # Every write is a version of the one line, or a fork of it that waits in the queue.
+        forked = {r.memory.pk for r in results} - set(line)
+        pending = Conflict.objects.filter(status="pending", newer_id__in=forked)
+        assert pending.count() == len(forked)
+        assert Memory.objects.filter(pk__in=line, state=State.LIVE).count() == 1
+    assert integrity_holds()
