@@ -20,8 +20,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -36,6 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.zm_serve import fresh_env, zm_serve  # noqa: E402
 from zeromemory.embedded_db import EmbeddedServer  # noqa: E402
 
 ZM = str(ROOT / "zm")
@@ -46,14 +45,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def clean_env(data_dir: Path, **extra: str) -> dict[str, str]:
-    """A fresh user's environment: none of the caller's zeromemory, Django or database settings."""
-    env = {
-        key: value for key, value in os.environ.items() if not key.startswith(("ZEROMEMORY_", "DJANGO_", "DATABASE_"))
-    }
-    return {**env, "ZEROMEMORY_DATA_DIR": str(data_dir), **extra}
 
 
 def manage(env: dict[str, str], *args: str, show: bool = True, most: int = 4) -> subprocess.CompletedProcess[str]:
@@ -71,34 +62,11 @@ def manage(env: dict[str, str], *args: str, show: bool = True, most: int = 4) ->
 
 
 @contextmanager
-def zm_serve(data_dir: Path) -> Iterator[int]:
+def serving(data_dir: Path) -> Iterator[int]:
     """``./zm serve`` on ``data_dir`` until the block ends; the port it listens on."""
     port = free_port()
-    log = data_dir.parent / "serve.log"
-    with open(log, "ab") as out:
-        server = subprocess.Popen(
-            [ZM, "serve"],
-            cwd=ROOT,
-            env=clean_env(data_dir, ZEROMEMORY_PORT=str(port)),
-            stdout=out,
-            stderr=out,
-            start_new_session=True,  # its own group: zm's bash, gunicorn, the worker, the sender
-        )
-    try:
-        deadline = time.monotonic() + 300
-        while call(port, "GET", MEMORIES)[0] != 401:
-            if server.poll() is not None or time.monotonic() > deadline:
-                sys.exit(f"./zm serve did not start:\n{log.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.5)
+    with zm_serve(fresh_env(data_dir), port, data_dir.parent / "serve.log"):
         yield port
-    finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=30)
 
 
 def call(port: int, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
@@ -304,7 +272,7 @@ def fork_in_an_import(env: dict[str, str], workdir: Path) -> None:
     export = workdir / "export.jsonl"
     manage(env, "export_memories", "--output", str(export))
     other = workdir / "imported"
-    elsewhere = clean_env(other)
+    elsewhere = fresh_env(other)
     try:
         print(f"(ZEROMEMORY_DATA_DIR={other.name}/, a fresh deployment)")
         manage(elsewhere, "migrate", "-v0", show=False)
@@ -324,9 +292,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="zm-several-writers-") as folder:
         workdir = Path(folder)
         data_dir = workdir / "data"
-        env = clean_env(data_dir)
+        env = fresh_env(data_dir)
         try:
-            with zm_serve(data_dir) as port:
+            with serving(data_dir) as port:
                 print(f"./zm serve on a fresh data folder, port {port}")
                 manage(env, "create_project", "acme", "--name", "Acme")
                 tokens: dict[str, str] = {}

@@ -23,17 +23,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench.zm_serve import fresh_env, zm_serve
 from tests.platform.helpers import ROOT, free_port
-from tests.platform.server import request
 from zeromemory.embedded_db import EmbeddedServer
 
 pytestmark = pytest.mark.slow
@@ -257,18 +255,6 @@ def match_block(step: Step, printed: str, ids: Ids, where: str) -> None:
 # --- running it ----------------------------------------------------------------------------------
 
 
-def _fresh_user_env(data_dir: Path, port: int) -> dict[str, str]:
-    """The environment of someone who cloned the project: none of the suite's settings."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("ZEROMEMORY_", "DJANGO_", "DATABASE_")) and key not in {"PYTHONPATH"}
-    }
-    env["ZEROMEMORY_DATA_DIR"] = str(data_dir)
-    env["ZEROMEMORY_PORT"] = str(port)
-    return env
-
-
 def _server_requirements_recorded() -> None:
     """``./zm`` reinstalls the server's requirements when their stamp is missing or stale. The
     development install is a superset (requirements-dev.txt starts with -r requirements.txt and
@@ -289,31 +275,6 @@ def _server_requirements_recorded() -> None:
     if not (dev.exists() and dev.read_text().strip() == digest):
         pytest.fail("the .venv is not installed for this checkout: run the suite with ./zm test")
     server.write_text(digest + "\n")
-
-
-def _start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
-    with open(log, "ab") as out:
-        server = subprocess.Popen(
-            [str(ROOT / "zm"), "serve"], cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
-        )
-    deadline = time.monotonic() + 240  # a fresh folder: initdb, migrations, the ONNX build
-    while request(port, "GET", "/api/v1/memories/").status != 401:
-        if server.poll() is not None or time.monotonic() > deadline:
-            _stop(server)
-            raise AssertionError(f"./zm serve did not start:\n{log.read_text(errors='replace')[-4000:]}")
-        time.sleep(0.5)
-    return server
-
-
-def _stop(server: subprocess.Popen[bytes]) -> None:
-    """The whole group: zm's bash, gunicorn and its workers, the task worker, the sender."""
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait(timeout=30)
 
 
 def run_steps(steps: list[Step], env: dict[str, str], port: int) -> tuple[list[str], subprocess.CompletedProcess[str]]:
@@ -348,12 +309,11 @@ def test_the_readme_walkthrough_prints_what_it_shows(tmp_path: Path) -> None:
     _server_requirements_recorded()
     port = free_port()
     data_dir = tmp_path / "data"
-    env = _fresh_user_env(data_dir, port)
-    server = _start_server(env, port, tmp_path / "serve.log")
+    env = fresh_env(data_dir, ZEROMEMORY_PORT=str(port))
     try:
-        printed, done = run_steps(steps, env, port)
+        with zm_serve(env, port, tmp_path / "serve.log"):
+            printed, done = run_steps(steps, env, port)
     finally:
-        _stop(server)
         EmbeddedServer(data_dir).destroy()
 
     dump = os.environ.get("ZEROMEMORY_WALKTHROUGH_DUMP")
