@@ -105,6 +105,10 @@ class EventAction(models.TextChoices):
     FORKED = "forked"
 
 
+# The origins of a supersedes link that retired its destination (a link made with POST /links/
+# is a graph edge only): the version chains of SPEC §8.
+RETIRING_ORIGINS = frozenset({LinkOrigin.DECLARED, LinkOrigin.HYGIENE, LinkOrigin.MODERATOR})
+
 # The lifecycle entries that bring a memory into the store: every memory has one (SPEC §8).
 CREATION_ACTIONS = frozenset({EventAction.CREATED, EventAction.IMPORTED, EventAction.SUBMITTED})
 

@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from django.db.models import Count
 
 from memories import hooks
-from memories.choices import EventAction, LinkOrigin, LinkType, State
+from memories.choices import RETIRING_ORIGINS, EventAction, LinkType, State
 from memories.models import Link, Memory, MemoryEvent
 from memories.services.stale import chain_ends
-
-RETIRING_ORIGINS = (LinkOrigin.DECLARED, LinkOrigin.HYGIENE, LinkOrigin.MODERATOR)
 
 
 @dataclass(frozen=True)

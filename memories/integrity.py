@@ -10,12 +10,11 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from memories.choices import CREATION_ACTIONS, EventAction, LinkOrigin, LinkType, LoopStatus, State
+from memories.choices import CREATION_ACTIONS, RETIRING_ORIGINS, EventAction, LinkOrigin, LinkType, LoopStatus, State
 from memories.forks import find_forks
 from memories.models import TOMBSTONE, Link, Memory, MemoryEvent, MemorySentence
 from memories.services.lifecycle import event_append
 
-RETIRING_ORIGINS = [LinkOrigin.DECLARED, LinkOrigin.HYGIENE, LinkOrigin.MODERATOR]
 REQUIRED_TRIGGERS = {
     "memoryevent_append_only",
     "memory_forward_only",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -40,9 +40,11 @@ def _open(*, older: Memory, newer: Memory, stale_id: str) -> bool:
     pair = Q(older=older, newer=newer) | Q(older=newer, newer=older)
     if Conflict.objects.filter(pair, status=ConflictStatus.PENDING).exists():
         return False
-    created = Conflict.objects.bulk_create(
-        [
-            Conflict(
+    try:
+        # A savepoint: a concurrent opener of the same pair loses to the partial unique index
+        # without failing the write it is part of.
+        with transaction.atomic():
+            Conflict.objects.create(
                 older=older,
                 newer=newer,
                 relation=Relation.CONTRADICTS,
@@ -52,11 +54,9 @@ def _open(*, older: Memory, newer: Memory, stale_id: str) -> bool:
                 stale_version_id=stale_id,
                 same_credential=older.credential_id is not None and older.credential_id == newer.credential_id,
             )
-        ],
-        # A concurrent opener of the same pair: the partial unique index keeps one.
-        ignore_conflicts=True,
-    )
-    return bool(created)
+    except IntegrityError:
+        return False
+    return True
 
 
 def conflict_open_fork(memory: Memory, head: Memory, stale_id: str) -> None:

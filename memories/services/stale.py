@@ -79,9 +79,10 @@ def resolve_stale(
     """Decide, under the locks, what each stale (superseded) target means for the write.
 
     ``successor_id`` is the memory the write retires its targets in favour of: the new one, or
-    the absorbing one when the write restates a live memory (R-D2). Raises Relock when a head is not locked,
-    StaleTarget under "reject", and ``forbidden(target_id)`` when "follow" meets a head the
-    caller may not see or retire.
+    the absorbing one when the write restates a live memory (R-D2). ``locked`` carries the
+    caller's rights over each row (remember's lock statement). Raises Relock when a head is not
+    locked, StaleTarget under "reject", and ``forbidden(target_id)`` when "follow" meets a head
+    the caller may not see or retire.
     """
     if not stale:
         return
@@ -95,14 +96,14 @@ def resolve_stale(
     for target in stale:
         head = locked[ends[target.pk]]
         live = head.state == State.LIVE
-        visible = bool(getattr(head, "zm_visible", True))
+        visible = bool(head.zm_visible)  # type: ignore[attr-defined]
         current = head.pk if live and visible else None
         if on_stale == OnStale.REJECT:
             rejected.append({"dst": target.pk, "current": current})
         elif not live:
             plan.skipped.append({"dst": target.pk, "reason": "dead", "current": None})
         elif on_stale == OnStale.FOLLOW and head.pk != successor_id:
-            if not visible or not getattr(head, "zm_retirable", True):
+            if not visible or not head.zm_retirable:  # type: ignore[attr-defined]
                 raise forbidden(target.pk)
             if head.pk not in retiring:
                 plan.to_retire.append(head)
