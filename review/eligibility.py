@@ -30,7 +30,7 @@ from django.db.models import Q, QuerySet
 from memories.choices import LinkOrigin, LinkType, State
 from memories.models import Link, Memory
 from memories.visibility import unrestricted_memories
-from review.judges.guard import structural_verdict
+from review.judges.guard import may_act, structural_verdict
 from review.judges.structure import analyse
 from review.models import Judgment
 
@@ -127,5 +127,9 @@ def screen(
 
 def worth_judging(older: str, newer: str, kind_older: str, kind_newer: str) -> bool:
     """Whether a judge could change anything for this pair: not when its structure alone shows
-    two facts that both stand (another subject, another attribute, nothing in common)."""
-    return structural_verdict(analyse(older, newer, kind_older, kind_newer)) is None
+    two facts that both stand (another subject, another attribute, nothing in common), nor when
+    it gives no positive evidence of one slot, so that no verdict could retire or queue it
+    (review.judges.guard.may_act). Such pairs are left out before the judge, so a memory's few
+    judged candidates are pairs that could matter."""
+    structure = analyse(older, newer, kind_older, kind_newer)
+    return structural_verdict(structure) is None and may_act(structure)

@@ -13,10 +13,11 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 
@@ -220,12 +221,42 @@ def pending_pairs(pairs: list[tuple[str, str]]) -> set[tuple[str, str]]:
     return {pair for pair in pairs if frozenset(pair) in waiting}
 
 
+def newers_lock(newer_ids: Iterable[str]) -> None:
+    """Serialise the queueing of conflicts per newer memory (R-H9: one each): a transaction-scoped
+    advisory lock per memory, in id order, taken first in its transaction, before any row lock,
+    so it never closes a cycle with them."""
+    wanted = sorted(set(newer_ids))
+    if not wanted:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('review:conflict-newer:' || id, 0))"
+            " FROM unnest(%s::text[]) WITH ORDINALITY AS wanted(id, n) ORDER BY n",
+            [wanted],
+        )
+
+
+def newers_waiting(newer_ids: Iterable[str]) -> set[str]:
+    """Which of these memories already wait in the queue as the newer of a judged pair: a new
+    memory opens at most one conflict (R-H9), whichever check or sweep found it — with the worker
+    behind the writes, an older memory's check may meet it before its own check runs."""
+    wanted = set(newer_ids)
+    if not wanted:
+        return set()
+    found = Conflict.objects.filter(
+        newer_id__in=wanted, status=ConflictStatus.PENDING, stale_version__isnull=True
+    ).values_list("newer_id", flat=True)
+    return set(found)
+
+
 def apply_verdict(
     *, older_id: str, newer_id: str, verdict: Verdict, judge_name: str, may_queue: bool = True
 ) -> Judgment | None:
     """Record the verdict and act on it atomically; None if the pair was judged already."""
     try:
         with transaction.atomic():
+            if may_queue and verdict.queueable and verdict.relation in QUEUED_RELATIONS:
+                newers_lock([newer_id])
             pair = hygiene_memories().defer("embedding", "search_vector").in_bulk([older_id, newer_id])
             older, newer = pair[older_id], pair[newer_id]
             outcome = decide_outcome(
@@ -235,8 +266,11 @@ def apply_verdict(
                 newer_provenance=newer.provenance,
                 may_queue=may_queue,
             )
-            if outcome == JudgmentOutcome.QUEUED and pending_pairs([(older_id, newer_id)]):
-                outcome = JudgmentOutcome.NO_ACTION  # never queued twice (R-H9); the pending one stands
+            if outcome == JudgmentOutcome.QUEUED and (
+                pending_pairs([(older_id, newer_id)]) or newers_waiting([newer_id])
+            ):
+                # Never queued twice, and one conflict per new memory (R-H9): the pending one stands.
+                outcome = JudgmentOutcome.NO_ACTION
             judgment = Judgment.objects.create(
                 older=older,
                 newer=newer,

@@ -72,6 +72,8 @@ from review.pipeline import (
     hygiene_check,
     hygiene_reason,
     judge_with_retries,
+    newers_lock,
+    newers_waiting,
     pending_pairs,
     strongest_to_queue,
 )
@@ -404,6 +406,8 @@ class ScopeSweep:
 
     def _write(self, pending: list[_Pending]) -> int:
         acting = [p for p in pending if p.verdict.relation in QUEUED_RELATIONS]
+        may_queue = [p for p in acting if p.may_queue and p.verdict.queueable]
+        newers_lock(self.pks[p.newer] for p in may_queue)
         # Read, not locked: the supersede service locks what it retires and checks it is still
         # live (NotLive sends the batch pair by pair); a conflict opened for a pair retired
         # meanwhile is what the same write one moment earlier would have left.
@@ -418,6 +422,8 @@ class ScopeSweep:
                 if p.may_queue and p.verdict.relation in QUEUED_RELATIONS
             ]
         )
+        # One conflict per new memory (R-H9), counting those queued earlier in this batch.
+        newers_queued = newers_waiting(self.pks[p.newer] for p in may_queue)
         decided: list[tuple[_Pending, JudgmentOutcome]] = []
         for p in pending:
             older_id, newer_id = self.pks[p.older], self.pks[p.newer]
@@ -435,8 +441,12 @@ class ScopeSweep:
                 )
                 if outcome == JudgmentOutcome.AUTO_RESOLVED:
                     states[older_id] = State.SUPERSEDED
-                elif outcome == JudgmentOutcome.QUEUED and (older_id, newer_id) in waiting:
+                elif outcome == JudgmentOutcome.QUEUED and (
+                    (older_id, newer_id) in waiting or newer_id in newers_queued
+                ):
                     outcome = JudgmentOutcome.NO_ACTION  # as apply_verdict: the pending conflict stands
+                elif outcome == JudgmentOutcome.QUEUED:
+                    newers_queued.add(newer_id)
             decided.append((p, outcome))
         recorded = self._insert_judgments(decided)
         conflicts: list[Conflict] = []

@@ -39,6 +39,34 @@ def structural_confidence() -> dict[str, float]:
     return {"unrelated": 0.9, "complementary": 0.9, "supersedes": 0.9, "duplicate": 0.9, **measured}
 
 
+def may_act(structure: Structure) -> bool:
+    """Whether the structure gives positive evidence that the two statements state one slot of
+    one subject — the only pairs hygiene may retire or queue (R-H7, R-H9). A restatement (the
+    same words, give or take one) is one; so is a plain slot that both fact sentences *state*
+    (neither asks nor requests: a chat turn's questions hold no value) with the same subject and
+    attribute and sentences that mostly agree. An open loop keeps its own rule: the same loop, or
+    one reworded that swaps no name. Anything else — a long, many-topic message whose shared
+    sentence is only a guess, a reworded pair the structure cannot align — is neither retired nor
+    queued; the writer still sees it in ``similar_existing`` and can declare."""
+    if structure.loop_older:
+        return structure.subject == SAME or (
+            structure.best_overlap >= 0.5 and not structure.swapped_names and structure.attribute != DIFFERENT
+        )
+    if structure.restated:
+        return True
+    if not (structure.stated and structure.same_slot):
+        return False
+    if structure.sentences == 1 or structure.anchored:
+        return True
+    if structure.fact_words < 3:
+        return False
+    # A long message: the sentence it shares with the other is one of several, and two chat turns
+    # repeat asides in passing ("my budget is tiny" / "my budget is small") as often as they
+    # restate a fact. One slot is read there only when the value changed is a typed value
+    # (a number, a date, a name: "I've added 17 postcards" / "I've added 25 postcards") or is denied.
+    return structure.value == NEGATED or (structure.value == "changed" and structure.typed_change)
+
+
 def structural_verdict(structure: Structure) -> Verdict | None:
     """The verdict the structure alone settles (R-H7), or None when a judge must look."""
     if structure.subject == UNRELATED:
@@ -98,7 +126,11 @@ def reconcile(verdict: Verdict, structure: Structure) -> Verdict:
         notes.append(f"the values differ ({structure.detail})")
     # Only a plain slot is settled without a person, and only when nothing casts doubt on it —
     # or a plausible one, when the local judge's model and the structure agree on it.
-    resolvable = (structure.same_slot or (verdict.checked and structure.plausible_slot)) and not structure.doubt
+    resolvable = (
+        (structure.same_slot or (verdict.checked and structure.plausible_slot))
+        and not structure.doubt
+        and may_act(structure)
+    )
     if relation == "supersedes":
         # A new value (or a denial, or a closed loop) — not the old value with more detail, nor
         # with less ("is being shipped to the office" / "is now shipped" says something else).
@@ -114,13 +146,10 @@ def reconcile(verdict: Verdict, structure: Structure) -> Verdict:
         notes.append(f"the subject may differ ({structure.detail}), so it is not auto-resolved")
     elif structure.doubt and relation in ("duplicate", "supersedes"):
         notes.append(f"{structure.doubt}, so it is not auto-resolved")
-    # A person is asked only about pairs that plausibly share a slot: the same subject, or a
-    # reworded one whose fact sentences mostly agree and swap no name for another.
-    queueable = structure.subject == SAME or (
-        structure.best_overlap >= 0.5 and not structure.swapped_names and structure.attribute != DIFFERENT
-    )
+    # A person is asked only about pairs the structure reads as one slot (may_act).
+    queueable = may_act(structure)
     if not queueable and relation in ("duplicate", "supersedes", "contradicts"):
-        notes.append("the subjects may differ, so it is not queued")
+        notes.append(_why_not_queued(structure))
     rationale = verdict.rationale
     if notes:
         rationale = f"{rationale} Structure: {'; '.join(notes)}."
@@ -131,6 +160,16 @@ def reconcile(verdict: Verdict, structure: Structure) -> Verdict:
         resolvable=resolvable and verdict.resolvable,
         queueable=queueable and verdict.queueable,
     )
+
+
+def _why_not_queued(structure: Structure) -> str:
+    if not structure.stated:
+        return "a fact sentence asks or requests rather than states, so it is not queued"
+    if structure.subject != SAME:
+        return "the subjects may differ, so it is not queued"
+    if structure.attribute != SAME:
+        return "the attributes may differ, so it is not queued"
+    return "the fact sentences share under half their words, so it is not queued"
 
 
 def guarded_judge(judge: Judge, pair: Pair) -> Verdict:

@@ -324,6 +324,8 @@ def _tokens_of(sentence: str) -> tuple[Token, ...]:
     return tuple(out)
 
 
+# A list item's number or letter alone ("2.", "b)"): the start of the sentence after it.
+_LIST_MARKER = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z])[.)]$")
 _ABBREVIATION = re.compile(r"\b(?:dr|mr|mrs|ms|st|prof|jr|sr|vs|etc|e\.g|i\.e|approx|no)\.$", re.IGNORECASE)
 
 
@@ -338,8 +340,8 @@ def _sentences_of(text: str) -> tuple[str, ...]:
         part = piece.strip() if piece else ""
         if not part:
             continue
-        if parts and _ABBREVIATION.search(parts[-1]):
-            parts[-1] = f"{parts[-1]} {part}"  # "Dr. Okafor" is one sentence
+        if parts and (_ABBREVIATION.search(parts[-1]) or _LIST_MARKER.match(parts[-1])):
+            parts[-1] = f"{parts[-1]} {part}"  # "Dr. Okafor" is one sentence, and so is "2. Define …"
         else:
             parts.append(part)
     return tuple(parts) or (text,)
@@ -481,6 +483,20 @@ class Structure:
     # The newer names the older's value as the one it replaces ("changed from 14 days to 30
     # days", "it used to be Bruno"), about the older's own subject: one slot however reworded.
     anchored: bool = False
+    # Both fact sentences state something: neither asks a question nor makes a request. A chat
+    # turn's question ("How do I stop the mirror steaming up?") holds no value of any slot, and
+    # two requests that open alike ("I'm trying to declutter my apartment and was wondering if…")
+    # are two requests, however their words line up.
+    stated: bool = True
+    # How many sentences the longer statement has: in a long, many-topic message the sentence
+    # pair that shares most words is a guess at the fact, not evidence of it.
+    sentences: int = 1
+    # A word that changed between the fact sentences is a typed value — a number, a date, a
+    # time, a version, an identifier or a name — rather than a common word.
+    typed_change: bool = False
+    # Content words of the shorter fact sentence: a fragment ("2 = Not very effective") names no
+    # subject to dispute.
+    fact_words: int = 0
 
     @property
     def same_slot(self) -> bool:
@@ -503,6 +519,12 @@ class Structure:
     def distinguishable(self) -> bool:
         """Two facts that can both hold by their structure alone (R-H7): never retire or queue."""
         return self.subject in (DIFFERENT, UNRELATED) or self.attribute == DIFFERENT
+
+    @property
+    def restated(self) -> bool:
+        """The two say the same thing, nearly word for word: at most one content word of either
+        whole statement is missing from the other, and the fact's value did not change."""
+        return self.value == SAME and self.extra_words <= 1
 
     @property
     def evidence(self) -> bool:
@@ -652,11 +674,65 @@ def _negated(tokens: list[Token]) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def analyse(  # noqa: PLR0911 - one return per ruling, in the order they apply
-    older: str, newer: str, kind_older: str = "fact", kind_newer: str = "fact"
-) -> Structure:
+def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = "fact") -> Structure:
     """How ``newer`` relates to ``older`` structurally (see the module docstring)."""
     fact = _best_sentences(older, newer)
+    structure = _analyse(older, newer, kind_older, kind_newer, fact)
+    stated = kind_older in LOOP_KINDS or (states_something(fact.older_text) and states_something(fact.newer_text))
+    _, _, removed, added = _diff_words(_strip_cues(fact.older), _strip_cues(fact.newer), bag=True)
+    names = _names(fact.older) | _names(fact.newer)
+    typed = any(word in NUMBER_WORDS or value_type(word, names) != "word" for word in [*removed, *added])
+    return replace(
+        structure,
+        stated=stated,
+        sentences=max(len(_sentence_profiles(older)), len(_sentence_profiles(newer))),
+        typed_change=typed,
+        fact_words=min(len(_content_stems(fact.older)), len(_content_stems(fact.newer))),
+    )
+
+
+NUMBER_WORDS = _words(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+    thousand million dozen half once twice first second third fourth fifth"""
+)
+
+
+# A sentence that asks rather than states: a question however it is punctuated, or a request.
+_ASKS = re.compile(
+    r"^(?:what|what's|whats|how|why|when|where|which|who|whom|whose|is|are|am|was|were|do|does|did|"
+    r"can|could|would|should|will|shall|may|might|must|have|has|had|isn't|aren't|don't|doesn't|"
+    r"didn't|can't|won't|wouldn't|shouldn't|any|anyone|anybody|please|help|tell|give|suggest|"
+    r"recommend|explain|list|show|write|draft|let's|lets)\b"
+    r"|\b(?:can|could|would|will) (?:you|u|anyone|somebody|someone)\b"
+    r"|\b(?:wondering|wonder) (?:if|whether|what|how|why|when|where|which|who)\b"
+    r"|\b(?:help me|let me know|any (?:tips|advice|ideas|suggestions|recommendations|thoughts)|"
+    r"i need (?:some )?(?:help|advice|ideas|tips|suggestions)|i'd love (?:some )?(?:help|advice|ideas|tips)|"
+    r"i'm looking for (?:some )?(?:help|advice|ideas|tips|suggestions|recommendations)|"
+    r"do you (?:know|think|have)|is there (?:a|an|any)|are there (?:any)?)\b"
+    # A want stated as a fact: "I'm looking for some new BBQ sauce recipes", "I'm trying to come up
+    # with content ideas", "I need some recommendations" ask for something, they hold no value.
+    r"|\b(?:i'm|i am|im|we're|we are|i've been|we've been) (?:\w+ )?(?:looking|searching|hunting|shopping) "
+    r"(?:for|to|around)\b"
+    r"|\b(?:trying|struggling|hoping|wanting) to (?:find|figure|come up|decide|choose|pick|think of|understand|"
+    r"learn more|get (?:some|a few|more) (?:ideas|tips|advice|recommendations))\b"
+    r"|\b(?:need|want|would like|'d like|could use|love) (?:some |a few |more )?(?:new )?"
+    r"(?:recommendations|ideas|suggestions|tips|advice|inspiration|help)\b",
+    re.IGNORECASE,
+)
+
+
+def states_something(sentence: str) -> bool:
+    """Whether ``sentence`` states something rather than asking or requesting it."""
+    text = strip_lead_ins(sentence.strip()).replace("\u2019", "'").strip(" \"'()[]")
+    if text.endswith("?"):
+        return False
+    return not _ASKS.search(text)
+
+
+def _analyse(  # noqa: PLR0911 - one return per ruling, in the order they apply
+    older: str, newer: str, kind_older: str, kind_newer: str, fact: FactSentences
+) -> Structure:
     a, b, best_overlap = fact.older, fact.newer, fact.overlap
     all_a = [t for s in sentences(older) for t in _tokens(s)]
     all_b = [t for s in sentences(newer) for t in _tokens(s)]

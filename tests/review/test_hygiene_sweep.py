@@ -52,6 +52,17 @@ TOPICS = [
         "The VPN gateway is gw1.example.com.",
         "Use gw2.example.com as the VPN gateway from now on.",
     ],
+    # Plain slots, stated alike: what the screen keeps for a judge (review.judges.guard.may_act).
+    [
+        "The on-call engineer this week is Dana.",
+        "The on-call engineer this week is Omar.",
+        "The on-call engineer this week is now Lee.",
+    ],
+    [
+        "The staging database password rotates every 30 days.",
+        "The staging database password rotates every 45 days.",
+        "The staging database password now rotates every 60 days.",
+    ],
 ]
 
 
@@ -401,7 +412,7 @@ def test_a_batch_a_concurrent_writer_got_into_is_written_pair_by_pair(store, mon
     """A pair already waiting in the queue (opened elsewhere) is never queued twice (R-H9): both
     paths record its judgment without opening another conflict, and the memory's one conflict is
     that pending one."""
-    first, second = store["memories"][0], store["memories"][1]
+    first, second = store["memories"][0], store["memories"][2]  # one slot, a new value
     Conflict.objects.create(older=first, newer=second, relation="contradicts", confidence=0.5)
 
     class FavouringJudge:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from rest_framework.test import APIClient
 
@@ -62,7 +63,7 @@ def test_complementary_and_unrelated_change_nothing(alice, scripted_judge, write
     scripted_judge.verdict = Verdict(relation, 0.99, "both hold")
     write(alice, "The standup is at 09:30")
 
-    write(alice, "The standup is at 09:30 in the small meeting room")
+    write(alice, "The standup is at 09:30 in room 4")
 
     assert Memory.objects.filter(state="live").count() == 2
     assert not Conflict.objects.exists()
@@ -215,20 +216,20 @@ def test_restore_after_a_hygiene_auto_resolve(alice, scripted_judge, write):
 
 
 def test_a_predecessor_far_by_its_embedding_is_still_a_candidate(alice, scripted_judge, write):
-    """No distance window: a long, chatty update and the turn it updates sit 0.6 apart, beyond
-    the 0.35 the pipeline used to cut at, and are still judged (issue 16)."""
+    """No distance window: a chatty update and the turn it updates sit 0.41 apart, beyond the
+    0.35 the pipeline used to cut at, and are still judged (issue 16)."""
     scripted_judge.verdict = Verdict("contradicts", 0.6, "two values")
     older = write(
-        alice,
-        "By the way, I am training for a half marathon and my long runs are 14 km at the moment. "
-        "Any tips for blisters?",
+        alice, "By the way, my long runs are 14 km at the moment. Any tips for blisters on a half marathon plan?"
     )
     write(alice, "Can you suggest a weeknight pasta recipe with basil and tomatoes?")
 
     newer = write(
         alice,
-        "Quick update on the running: I switched to the full marathon plan, so the Sunday long run is 24 km now.",
+        "Quick update on the running: I switched to the full marathon plan. My long runs are 24 km at the moment.",
     )
+    vectors = Memory.objects.in_bulk([older["id"], newer["id"]])
+    assert 1 - float(np.dot(vectors[older["id"]].embedding, vectors[newer["id"]].embedding)) > 0.35
 
     judged = {(j.older_id, j.newer_id) for j in Judgment.objects.all()}
     assert (older["id"], newer["id"]) in judged
