@@ -2322,6 +2322,7 @@ class _Writer:
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
         self._decks: dict[str, list[str]] = {}
+        self._filled: dict[tuple[str, str], str] = {}
         self._general_slots = _slots(_GENERAL)
         self._topics = {topic.name: topic for topic in _TOPICS}
         self._topic_deck = [topic.name for topic in _TOPICS for _ in range(round(topic.weight * 4))]
@@ -2350,7 +2351,11 @@ class _Writer:
     def _fill(self, template: str, topic: _Topic | None) -> str:
         text = _ALTERNATION.sub(lambda match: self._rng.choice(match.group(1).split("|")), template)
         text = _SLOT.sub(lambda match: self._slot(match.group(1), topic), text)
-        return _tidy(text)
+        # One user's life stays true: the first filling of a template is the one the user repeats
+        # later ("we have about 58 euros left" every time that comes up, never 89 the next), so
+        # the only facts that change in a history are its chains'. Filled afresh and then
+        # replaced, so the random stream (and every other turn) is what it was.
+        return self._filled.setdefault((template, topic.name if topic else ""), _tidy(text))
 
     def _slot(self, name: str, topic: _Topic | None) -> str:
         if name.startswith("#"):
