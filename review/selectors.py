@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
+from memories.choices import State
+from memories.models import Memory
 from memories.visibility import Action, visibility_condition, visible_memories
-from review.models import Conflict, Judgment
+from review.models import Conflict, ConflictStatus, Judgment
 
 # The memories behind a conflict, read with it: the queue shows both side by side. Their vectors
 # are never shown, and parsing them cost more than the rest of the row.
@@ -39,9 +44,144 @@ def conflict_list(*, user: User, status: str) -> QuerySet[Conflict]:
     return conflicts_for(user).filter(status=status).select_related(*_PAIR_RELATED).defer(*_PAIR_HEAVY)
 
 
+def conflicts_by_id(*, user: User, ids: Iterable[int]) -> dict[int, Conflict]:
+    """These conflicts, if ``user`` may moderate them, with both memories (as conflict_list)."""
+    rows = conflicts_for(user).filter(pk__in=list(ids)).select_related(*_PAIR_RELATED).defer(*_PAIR_HEAVY)
+    return {conflict.pk: conflict for conflict in rows}
+
+
+def group_memories(*, user: User, ids: Iterable[str]) -> dict[str, Memory]:
+    """The memories of conflict groups, shown whole (one query for a page of groups); a group
+    holds only memories ``user`` may moderate, so none is left out by the rule."""
+    rows = (
+        visible_memories(user, Action.MODERATE)
+        .filter(pk__in=list(ids))
+        .select_related("owner", "project")
+        .defer("embedding", "search_vector")
+    )
+    return {memory.pk: memory for memory in rows}
+
+
 def visible_stale_versions(user: User, conflicts: Iterable[Conflict]) -> set[str]:
     """Of the forks' stale versions among ``conflicts``, those ``user`` may see (one query)."""
     wanted = {conflict.stale_version_id for conflict in conflicts if conflict.stale_version_id is not None}
     if not wanted:
         return set()
     return set(visible_memories(user).filter(pk__in=wanted).values_list("pk", flat=True))
+
+
+@dataclass(frozen=True)
+class ConflictGroup:
+    """Pending conflicts that are one decision for a person: connected through a memory they
+    name, or disputing the same slot (Conflict.slot) within one owner and scope."""
+
+    # The conflict that stands for the group where one conflict is shown (the API's top-level
+    # fields, the queue's row): its earliest opened, so its place in a list stays put as
+    # conflicts join the group.
+    lead: int
+    opened_at: datetime  # the lead's: groups are listed newest first by it
+    conflicts: tuple[int, ...]  # every member, ascending
+    values: tuple[str, ...]  # the live memories they name, newest first
+    memories: tuple[str, ...]  # every memory they name, live or not, newest first
+    owner_id: int
+    project_id: int | None
+
+    @property
+    def position(self) -> tuple[datetime, int]:
+        """Where the group stands in the queue (newest first), for a stable cursor."""
+        return (self.opened_at, self.lead)
+
+
+_GROUP_COLUMNS = (
+    "pk",
+    "older_id",
+    "newer_id",
+    "slot",
+    "opened_at",
+    "older__owner_id",
+    "older__project_id",
+    "older__state",
+    "older__created_at",
+    "newer__state",
+    "newer__created_at",
+)
+
+
+def conflict_groups(*, user: User, within: int | None = None) -> list[ConflictGroup]:
+    """The pending conflicts ``user`` may moderate, as groups, newest (lead) first.
+
+    One query, of narrow columns: the queue may hold thousands of pending conflicts, and grouping
+    needs them all, since a conflict opened today may join one opened last month. ``within``
+    narrows it to the scope (owner, project) of that conflict, where its whole group lies: both
+    ways of joining stay inside one owner and scope (a conflict's memories share them)."""
+    pending = conflicts_for(user).filter(status=ConflictStatus.PENDING)
+    if within is not None:
+        scope = conflicts_for(user).filter(pk=within).values_list("older__owner_id", "older__project_id").first()
+        if scope is None:
+            return []
+        # filter(project=None) is IS NULL: a personal scope's conflicts too.
+        pending = pending.filter(older__owner_id=scope[0], older__project_id=scope[1])
+    rows = list(pending.values_list(*_GROUP_COLUMNS))
+    return _groups(rows)
+
+
+def conflict_group_of(*, user: User, conflict_id: int) -> ConflictGroup | None:
+    """The group of the pending conflict ``conflict_id`` as ``user`` sees the queue; None when
+    it is not a pending conflict ``user`` may moderate."""
+    for group in conflict_groups(user=user, within=conflict_id):
+        if conflict_id in group.conflicts:
+            return group
+    return None
+
+
+def _groups(rows: list[tuple[Any, ...]]) -> list[ConflictGroup]:
+    parent = list(range(len(rows)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(i: int, j: int) -> None:
+        a, b = find(i), find(j)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+
+    first_naming: dict[object, int] = {}
+    created: dict[str, tuple[datetime, str]] = {}
+    live: set[str] = set()
+    for index, (_pk, older, newer, slot, _opened, owner, project, o_state, o_created, n_state, n_created) in enumerate(
+        rows
+    ):
+        keys: list[object] = [older, newer]
+        if slot:
+            keys.append((owner, project, slot))
+        for key in keys:
+            if key in first_naming:
+                join(first_naming[key], index)
+            else:
+                first_naming[key] = index
+        created[older], created[newer] = (o_created, older), (n_created, newer)
+        live |= {m for m, state in ((older, o_state), (newer, n_state)) if state == State.LIVE}
+    members: dict[int, list[int]] = {}
+    for index in range(len(rows)):
+        members.setdefault(find(index), []).append(index)
+    groups = []
+    for indexes in members.values():
+        lead = min(indexes, key=lambda i: (rows[i][4], rows[i][0]))
+        named = {m for i in indexes for m in (rows[i][1], rows[i][2])}
+        newest_first = tuple(sorted(named, key=created.__getitem__, reverse=True))
+        groups.append(
+            ConflictGroup(
+                lead=rows[lead][0],
+                opened_at=rows[lead][4],
+                conflicts=tuple(sorted(rows[i][0] for i in indexes)),
+                values=tuple(m for m in newest_first if m in live),
+                memories=newest_first,
+                owner_id=rows[lead][5],
+                project_id=rows[lead][6],
+            )
+        )
+    groups.sort(key=lambda group: group.position, reverse=True)
+    return groups
