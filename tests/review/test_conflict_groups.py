@@ -170,7 +170,9 @@ def test_another_owner_or_another_scope_is_never_joined_by_the_slot(root, alice,
     groups = conflict_groups(user=root)
 
     assert sorted(g.conflicts for g in groups) == [(in_acme.pk,), (personal.pk,), (bobs.pk,)]
-    assert conflict_group_of(user=root, conflict_id=personal.pk).conflicts == (personal.pk,)
+    group = conflict_group_of(user=root, conflict_id=personal.pk)
+    assert group is not None
+    assert group.conflicts == (personal.pk,)
     # What alice may not moderate is no part of her queue, nor joins it.
     assert sorted(g.conflicts for g in conflict_groups(user=alice.user)) == [(in_acme.pk,), (personal.pk,)]
     assert conflict_group_of(user=alice.user, conflict_id=bobs.pk) is None
