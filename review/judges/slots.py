@@ -62,9 +62,11 @@ def slot_key(older: str, newer: str, kind_older: str = "fact", kind_newer: str =
     if structure.subject != SAME or structure.attribute != SAME or structure.doubt:
         return ""
     fact = _best_sentences(older, newer)
+    if _predicate_index(fact.older) is None and _predicate_index(fact.newer) is None:
+        return _without_predicate(fact.older, fact.newer)
     a, b = _parts(fact.older), _parts(fact.newer)
     if a is None or b is None:
-        return _without_predicate(fact.older, fact.newer) if a is None and b is None else ""
+        return ""
     (subject_a, verb_a, cue_a, qualifier_a), (subject_b, verb_b, cue_b, qualifier_b) = a, b
     if subject_a != subject_b or qualifier_a != qualifier_b:
         return ""

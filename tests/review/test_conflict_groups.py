@@ -80,6 +80,7 @@ def group_resolve(persona, conflict_id, payload):
         ("The billing service deploys on Fridays", "The search service deploys on Fridays", ""),
         ("Priya lives in Oslo", "Priya works in Oslo", ""),
         ("I love sushi", "I love pizza", ""),
+        ("I love dish 5.", "I love dish 7.", ""),  # a predicate, no subject of its own: no amounts-only key
         ("Her sister lives in Oslo", "Her sister lives in Rome", ""),
         ("The best way to reach Chloe is a phone call.", "The best way to reach Chloe is Signal.", ""),
     ],
