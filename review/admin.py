@@ -223,14 +223,23 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
     def project(self, conflict: Conflict) -> str:
         return str(conflict.older.project or "personal")
 
-    @admin.action(description="Dismiss the selected conflicts")
+    @admin.action(description="Dismiss the selected conflicts (in the pending queue: their whole groups)")
     def dismiss_selected(self, request: HttpRequest, queryset: QuerySet[Conflict]) -> None:
         user = request.user
         assert isinstance(user, User)
         done = 0
         for conflict_id in queryset.filter(status=ConflictStatus.PENDING).values_list("pk", flat=True):
-            services.conflict_resolve(user=user, conflict_id=conflict_id, action="dismiss")
-            done += 1
+            if _pending_view(request):  # a row is a group there: the whole group is dismissed
+                try:
+                    group = services.conflict_group_resolve(
+                        user=user, conflict_id=conflict_id, action=GroupAction.DISMISS
+                    )
+                except DomainError:
+                    continue  # settled meanwhile (by another row's group, or someone else)
+                done += len(group.conflicts)
+            else:
+                services.conflict_resolve(user=user, conflict_id=conflict_id, action="dismiss")
+                done += 1
         self.message_user(request, f"Dismissed {done} conflict(s).", messages.SUCCESS)
 
     def get_urls(self) -> list[URLPattern]:

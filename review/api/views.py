@@ -130,7 +130,7 @@ class ConflictListView(APIView):
         assert limit is not None
         groups = conflict_groups(user=user)
         cursor = paginator.decode_cursor(request)
-        if cursor is not None:
+        if cursor is not None and cursor.position is not None:  # "?cursor=" starts at the top, as DRF's does
             before = _position(cursor, paginator)
             groups = [group for group in groups if group.position < before]
         page = groups[:limit]

@@ -156,3 +156,14 @@ def test_group_pages_refuse_what_the_viewer_may_not_moderate_and_a_stale_group_a
     assert f"Conflict {first.pk}&#x27;s group is not the one you decided on." in stale.content.decode()
     assert store_snapshot() == before
     assert set(Conflict.objects.values_list("status", flat=True)) == {"pending"}
+
+
+def test_dismissing_a_selected_row_of_the_pending_queue_dismisses_its_whole_group(root, priya):
+    first, second = priya["conflicts"]
+    before = store_snapshot()
+
+    done = root.post(QUEUE, {"action": "dismiss_selected", "_selected_action": [first.pk]}, follow=True)
+
+    assert "Dismissed 2 conflict(s)." in done.content.decode()
+    assert dict(Conflict.objects.values_list("pk", "status")) == {first.pk: "dismissed", second.pk: "dismissed"}
+    assert store_snapshot() == before  # no memory changed

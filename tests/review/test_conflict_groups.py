@@ -10,11 +10,12 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from rest_framework.test import APIClient
 
 from memories.agent.results import memory_body
 from memories.integrity import find_breaches
 from memories.models import Link, Memory, MemoryEvent
-from memories.services import memory_forget, memory_restore
+from memories.services import credential_issue, memory_forget, memory_restore
 from review import services
 from review.judges import Verdict
 from review.judges.slots import slot_key
@@ -268,6 +269,7 @@ def test_a_cursor_that_is_not_one_of_ours_answers_404(alice, priya):
     dismissed_page = alice.client.get(f"{CONFLICTS}?status=dismissed&limit=1").json()["next"]
     cursor = parse_qs(urlsplit(dismissed_page).query)["cursor"][0]  # another listing's cursor
 
+    assert alice.client.get(CONFLICTS, {"cursor": ""}).json()["results"] == []  # empty: from the top
     for bad in (cursor, "garbage", "cD1ub3R8YQ=="):
         response = alice.client.get(CONFLICTS, {"cursor": bad})
         assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found"), bad
@@ -302,7 +304,9 @@ def test_this_one_stands_supersedes_every_other_live_value_by_it_in_one_decision
         assert event.actor == alice.user
     assert set(Conflict.objects.values_list("resolved_by", flat=True)) == {alice.user.pk}
     assert alice.client.get(CONFLICTS).json()["results"] == []
-    assert list(find_breaches()) == []  # the store's invariants hold (manage.py check_integrity)
+    integrity = StringIO()
+    call_command("check_integrity", stdout=integrity)  # exits 1 on any breach
+    assert integrity.getvalue() == "All lifecycle invariants hold.\n"
     assert_documented(response, "POST", f"{CONFLICTS}{{conflict_id}}/group/resolve/")
 
     # Reversible: a retired value comes back by a restore, its moderator link reverted.
@@ -424,3 +428,24 @@ def test_the_per_conflict_actions_work_inside_a_group_and_split_it(alice, priya)
     [item] = alice.client.get(CONFLICTS).json()["results"]
     assert item["group"]["conflicts"] == [first.pk]
     assert [v["id"] for v in item["group"]["values"]] == [priya["oslo"].pk]  # bergen was retired by lisbon
+
+
+def test_a_token_that_may_not_retire_decides_no_group_and_sees_none(alice, priya):
+    """A read-only token may read alice's memories but retire none: the conflicts are not its to
+    see or settle (404, as for a pair), and nothing changes."""
+    _, token = credential_issue(
+        actor=None, via="tests", user=alice.user, label="reader", provenance="authoritative", read_only=True
+    )
+    reader = APIClient()
+    reader.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    before, rows = store_snapshot(), _pending(priya["first"], priya["second"])
+
+    assert reader.get(CONFLICTS).json()["results"] == []
+    refused = reader.post(
+        f"{CONFLICTS}{priya['first'].pk}/group/resolve/",
+        {"action": "stands", "memory": priya["oslo"].pk},
+        format="json",
+    )
+
+    assert (refused.status_code, refused.json()["error"]["code"]) == (404, "not_found")
+    assert (store_snapshot(), _pending(priya["first"], priya["second"])) == (before, rows)
