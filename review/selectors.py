@@ -92,7 +92,7 @@ class ConflictGroup:
         return (self.opened_at, self.lead)
 
 
-_GROUP_COLUMNS = (
+GROUP_COLUMNS = (
     "pk",
     "older_id",
     "newer_id",
@@ -121,8 +121,8 @@ def conflict_groups(*, user: User, within: int | None = None) -> list[ConflictGr
             return []
         # filter(project=None) is IS NULL: a personal scope's conflicts too.
         pending = pending.filter(older__owner_id=scope[0], older__project_id=scope[1])
-    rows = list(pending.values_list(*_GROUP_COLUMNS))
-    return _groups(rows)
+    rows = list(pending.values_list(*GROUP_COLUMNS))
+    return group_rows(rows)
 
 
 def conflict_group_of(*, user: User, conflict_id: int) -> ConflictGroup | None:
@@ -134,7 +134,11 @@ def conflict_group_of(*, user: User, conflict_id: int) -> ConflictGroup | None:
     return None
 
 
-def _groups(rows: list[tuple[Any, ...]]) -> list[ConflictGroup]:
+def group_rows(rows: list[tuple[Any, ...]]) -> list[ConflictGroup]:
+    """Pending conflicts as groups, newest (lead) first, from rows of GROUP_COLUMNS: (id,
+    older_id, newer_id, slot, opened_at, owner_id, project_id, older's state, older's
+    created_at, newer's state, newer's created_at). Pure, so that a store read without the ORM
+    (./zm eval's whole-store runs) groups its queue the way the queue does."""
     parent = list(range(len(rows)))
 
     def find(i: int) -> int:
