@@ -83,11 +83,11 @@ def conflict_group_resolve(
     * ``dismiss``: no memory changes; every conflict is dismissed.
 
     ``expected`` is the group the moderator saw (its conflict ids): if the group differs now,
-    GroupChanged (409) names the current one. The group's conflict rows are locked in id order
-    and the group read again under the lock: one that changed while this decision waited (a
-    concurrent decision, a conflict opened or settled meanwhile) is refused the same way, so two
-    moderators deciding one group at once never both apply. Returns the group as decided (its
-    values as they were before the decision).
+    GroupChanged (409) names the current one. Every pending conflict naming the group's
+    memories is locked in id order and the group read again under the lock: one that changed
+    while this decision waited (a concurrent decision, a conflict opened or settled meanwhile)
+    is refused the same way, so two moderators deciding one group at once never both apply.
+    Returns the group as decided (its values as they were before the decision).
     """
     if action not in GROUP_ACTIONS:
         choices = _choices(GROUP_ACTIONS)
