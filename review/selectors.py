@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -81,16 +83,31 @@ class ConflictGroup:
     lead: int
     opened_at: datetime  # the lead's: groups are listed newest first by it
     conflicts: tuple[int, ...]  # every member, ascending
-    values: tuple[str, ...]  # the live memories they name, newest first
-    memories: tuple[str, ...]  # every memory they name, live or not, newest first
     owner_id: int
     project_id: int | None
+    named: frozenset[str]  # every memory its conflicts name
+    # Shared by all the groups of one read: when each memory was written, and which are live.
+    created: Mapping[str, datetime] = field(repr=False, compare=False)
+    live: AbstractSet[str] = field(repr=False, compare=False)
 
     @property
     def position(self) -> tuple[datetime, int]:
         """Where the group stands in the queue (newest first), for a stable cursor."""
         return (self.opened_at, self.lead)
 
+    @cached_property
+    def memories(self) -> tuple[str, ...]:
+        """Every memory the group's conflicts name, live or not, newest first (ordered when
+        asked: a listing shows a page of groups, and ordering them all cost more than grouping)."""
+        return tuple(sorted(self.named, key=lambda memory: (self.created[memory], memory), reverse=True))
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The group's live memories, newest first: the values in dispute."""
+        return tuple(memory for memory in self.memories if memory in self.live)
+
+
+_LIVE = State.LIVE.value  # a plain string: compared once per memory of the whole queue
 
 GROUP_COLUMNS = (
     "pk",
@@ -138,7 +155,8 @@ def group_rows(rows: list[tuple[Any, ...]]) -> list[ConflictGroup]:
     """Pending conflicts as groups, newest (lead) first, from rows of GROUP_COLUMNS: (id,
     older_id, newer_id, slot, opened_at, owner_id, project_id, older's state, older's
     created_at, newer's state, newer's created_at). Pure, so that a store read without the ORM
-    (./zm eval's whole-store runs) groups its queue the way the queue does."""
+    (./zm eval's whole-store runs) groups its queue the way the queue does. A union-find over
+    the rows: each memory, and each (owner, project, slot), joins the rows that name it."""
     parent = list(range(len(rows)))
 
     def find(i: int) -> int:
@@ -147,45 +165,41 @@ def group_rows(rows: list[tuple[Any, ...]]) -> list[ConflictGroup]:
             i = parent[i]
         return i
 
-    def join(i: int, j: int) -> None:
-        a, b = find(i), find(j)
-        if a != b:
-            parent[max(a, b)] = min(a, b)
-
     first_naming: dict[object, int] = {}
-    created: dict[str, tuple[datetime, str]] = {}
+    created: dict[str, datetime] = {}
     live: set[str] = set()
     for index, (_pk, older, newer, slot, _opened, owner, project, o_state, o_created, n_state, n_created) in enumerate(
         rows
     ):
-        keys: list[object] = [older, newer]
-        if slot:
-            keys.append((owner, project, slot))
-        for key in keys:
-            if key in first_naming:
-                join(first_naming[key], index)
-            else:
-                first_naming[key] = index
-        created[older], created[newer] = (o_created, older), (n_created, newer)
-        live |= {m for m, state in ((older, o_state), (newer, n_state)) if state == State.LIVE}
-    members: dict[int, list[int]] = {}
-    for index in range(len(rows)):
-        members.setdefault(find(index), []).append(index)
+        for key in (older, newer, (owner, project, slot)) if slot else (older, newer):
+            first = first_naming.setdefault(key, index)
+            if first != index:
+                a, b = find(first), find(index)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+        created[older] = o_created
+        created[newer] = n_created
+        if o_state == _LIVE:
+            live.add(older)
+        if n_state == _LIVE:
+            live.add(newer)
+    members: dict[int, list[tuple[Any, ...]]] = {}
+    for index, row in enumerate(rows):
+        members.setdefault(find(index), []).append(row)
     groups = []
-    for indexes in members.values():
-        lead = min(indexes, key=lambda i: (rows[i][4], rows[i][0]))
-        named = {m for i in indexes for m in (rows[i][1], rows[i][2])}
-        newest_first = tuple(sorted(named, key=created.__getitem__, reverse=True))
+    for named_rows in members.values():
+        lead = min(named_rows, key=lambda row: (row[4], row[0]))
         groups.append(
             ConflictGroup(
-                lead=rows[lead][0],
-                opened_at=rows[lead][4],
-                conflicts=tuple(sorted(rows[i][0] for i in indexes)),
-                values=tuple(m for m in newest_first if m in live),
-                memories=newest_first,
-                owner_id=rows[lead][5],
-                project_id=rows[lead][6],
+                lead=lead[0],
+                opened_at=lead[4],
+                conflicts=tuple(sorted(row[0] for row in named_rows)),
+                owner_id=lead[5],
+                project_id=lead[6],
+                named=frozenset(memory for row in named_rows for memory in (row[1], row[2])),
+                created=created,
+                live=live,
             )
         )
-    groups.sort(key=lambda group: group.position, reverse=True)
+    groups.sort(key=lambda group: (group.opened_at, group.lead), reverse=True)
     return groups
