@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     OUTSIDE_TOKEN_SCOPE = "outside_token_scope"
     SECRET_DETECTED = "secret_detected"
     STALE_TARGET = "stale_target"
+    GROUP_CHANGED = "group_changed"  # review: a conflict group is not the one the moderator decided on
 
 
 class DomainError(Exception):

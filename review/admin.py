@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.models import User
 from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, QuerySet
 from django.db.models.functions import TruncDate
@@ -17,16 +18,24 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
-from django.utils.html import escape, format_html
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from memories.errors import DomainError
 from memories.humanize import age
+from memories.models import Memory
 from memories.text import preview
 from memories.visibility import visible_memories
 from review import services
-from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, JudgmentOutcome
-from review.selectors import conflicts_for, judgments_for
+from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, GroupAction, JudgmentOutcome
+from review.selectors import (
+    ConflictGroup,
+    conflict_group_of,
+    conflict_groups,
+    conflicts_for,
+    group_memories,
+    judgments_for,
+)
 
 
 class StatusFilter(admin.SimpleListFilter):
@@ -93,6 +102,42 @@ def word_diff(older: str, newer: str) -> tuple[SafeString, SafeString]:
     return mark_safe(" ".join(left)), mark_safe(" ".join(right))
 
 
+def _pending_view(request: HttpRequest) -> bool:
+    return request.GET.get(StatusFilter.parameter_name, ConflictStatus.PENDING) in ("", ConflictStatus.PENDING)
+
+
+class GroupedChangeList(ChangeList):
+    """The pending queue, one row per group (review.selectors.ConflictGroup): the row of its
+    lead conflict, shown when any conflict of the group matches the filters and the search.
+    The other statuses list conflicts one by one, as before."""
+
+    def get_queryset(self, request: HttpRequest, exclude_parameters: Any = None) -> QuerySet[Conflict]:
+        queryset = super().get_queryset(request, exclude_parameters)
+        self.zm_groups: dict[int, ConflictGroup] = {}
+        if not _pending_view(request) or not isinstance(request.user, User):
+            return queryset
+        matched = set(queryset.values_list("pk", flat=True))
+        self.zm_groups = {
+            group.lead: group for group in conflict_groups(user=request.user) if matched.intersection(group.conflicts)
+        }
+        leads = self.apply_select_related(self.root_queryset.filter(pk__in=list(self.zm_groups)))
+        return leads.order_by(*self.get_ordering(request, leads))
+
+    def get_results(self, request: HttpRequest) -> None:
+        super().get_results(request)
+        groups = getattr(self, "zm_groups", {})
+        shown = [groups[row.pk] for row in self.result_list if row.pk in groups]
+        memories = (
+            group_memories(user=request.user, ids={value for group in shown for value in group.values})
+            if isinstance(request.user, User)
+            else {}
+        )
+        for row in self.result_list:
+            group = groups.get(row.pk)
+            row.zm_group = group
+            row.zm_values = [memories[value] for value in group.values if value in memories] if group else []
+
+
 @admin.register(Conflict)
 class ConflictAdmin(admin.ModelAdmin[Conflict]):
     list_display = ["id", "older_preview", "newer_preview", "relation", "confidence_display", "project", "opened_at"]
@@ -111,6 +156,15 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
     change_form_template = "admin/review/conflict/change_form.html"
     readonly_fields = ("status", "resolution", "relation", "confidence", "rationale", "opened_at", "resolved_at")
     fields = readonly_fields
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return GroupedChangeList
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        if _pending_view(request):
+            # One row per group: the values in dispute stand where the pair's two sides stood.
+            return ["id", "group_values", "relation", "confidence_display", "project", "opened_at"]
+        return self.list_display
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Conflict]:
         user = request.user
@@ -145,6 +199,22 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
     def newer_preview(self, conflict: Conflict) -> str:
         return preview(conflict.newer.content, 70)
 
+    @admin.display(description="values in dispute")
+    def group_values(self, conflict: Conflict) -> str:
+        group: ConflictGroup | None = getattr(conflict, "zm_group", None)
+        values: list[Memory] = getattr(conflict, "zm_values", [])
+        if group is None:
+            return "-"
+        link = reverse("admin:review_conflict_group", args=[conflict.pk])
+        count = f"{len(values)} value{'s' if len(values) != 1 else ''}"
+        if len(group.conflicts) > 1:
+            count += f" · {len(group.conflicts)} conflicts"
+        items = format_html_join("", "<li>{}</li>", ((preview(value.content, 70),) for value in values[:4]))
+        more = format_html("<li>… and {} more</li>", len(values) - 4) if len(values) > 4 else ""
+        return format_html(
+            '<a href="{}" class="zm-group-link">{}</a><ol class="zm-values">{}{}</ol>', link, count, items, more
+        )
+
     @admin.display(description="confidence", ordering="confidence")
     def confidence_display(self, conflict: Conflict) -> str:
         return format_html("{}%", round(conflict.confidence * 100))
@@ -153,14 +223,23 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
     def project(self, conflict: Conflict) -> str:
         return str(conflict.older.project or "personal")
 
-    @admin.action(description="Dismiss the selected conflicts")
+    @admin.action(description="Dismiss the selected conflicts (in the pending queue: their whole groups)")
     def dismiss_selected(self, request: HttpRequest, queryset: QuerySet[Conflict]) -> None:
         user = request.user
         assert isinstance(user, User)
         done = 0
         for conflict_id in queryset.filter(status=ConflictStatus.PENDING).values_list("pk", flat=True):
-            services.conflict_resolve(user=user, conflict_id=conflict_id, action="dismiss")
-            done += 1
+            if _pending_view(request):  # a row is a group there: the whole group is dismissed
+                try:
+                    group = services.conflict_group_resolve(
+                        user=user, conflict_id=conflict_id, action=GroupAction.DISMISS
+                    )
+                except DomainError:
+                    continue  # settled meanwhile (by another row's group, or someone else)
+                done += len(group.conflicts)
+            else:
+                services.conflict_resolve(user=user, conflict_id=conflict_id, action="dismiss")
+                done += 1
         self.message_user(request, f"Dismissed {done} conflict(s).", messages.SUCCESS)
 
     def get_urls(self) -> list[URLPattern]:
@@ -168,6 +247,10 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         own = [
             path("throughput/", view(self.throughput_view), name="review_conflict_throughput"),
             path("<int:conflict_id>/resolve/", view(self.resolve_view), name="review_conflict_resolve"),
+            path("<int:conflict_id>/group/", view(self.group_view), name="review_conflict_group"),
+            path(
+                "<int:conflict_id>/group/resolve/", view(self.group_resolve_view), name="review_conflict_group_resolve"
+            ),
         ]
         return own + super().get_urls()
 
@@ -183,6 +266,61 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
                 self.message_user(request, error.message, messages.ERROR)
                 return HttpResponseRedirect(reverse("admin:review_conflict_change", args=[conflict.pk]))
             self.message_user(request, f"Conflict {conflict.pk}: {action.replace('_', ' ')}.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:review_conflict_changelist"))
+
+    def group_view(self, request: HttpRequest, conflict_id: int) -> HttpResponse:
+        """Every live value of the conflict's group, newest first, each with "This one stands";
+        and "Keep all" and "Dismiss". Only what the viewer may moderate (conflicts_for)."""
+        user = request.user
+        assert isinstance(user, User)
+        conflict = get_object_or_404(self.get_queryset(request), pk=conflict_id)
+        group = conflict_group_of(user=user, conflict_id=conflict.pk)
+        if group is None:  # settled meanwhile: its own page says how
+            self.message_user(request, f"Conflict {conflict.pk} is already {conflict.status}.", messages.WARNING)
+            return HttpResponseRedirect(reverse("admin:review_conflict_change", args=[conflict.pk]))
+        memories = group_memories(user=user, ids=group.memories)
+        members = self.get_queryset(request).filter(pk__in=group.conflicts).order_by("pk")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Conflict group of {group.lead}",
+            "opts": self.model._meta,
+            "group": group,
+            "lead": conflict if conflict.pk == group.lead else None,
+            "values": [memories[value] for value in group.values if value in memories],
+            "retired": [memories[m] for m in group.memories if m not in group.values and m in memories],
+            "members": members,
+            "expected": ",".join(str(pk) for pk in group.conflicts),
+            "group_actions": GroupAction,
+        }
+        return TemplateResponse(request, "admin/review/conflict/group.html", context)
+
+    def group_resolve_view(self, request: HttpRequest, conflict_id: int) -> HttpResponse:
+        user = request.user
+        assert isinstance(user, User)
+        conflict = get_object_or_404(self.get_queryset(request), pk=conflict_id)
+        if request.method != "POST":
+            return HttpResponseRedirect(reverse("admin:review_conflict_group", args=[conflict.pk]))
+        action = request.POST.get("action", "")
+        memory_id = request.POST.get("memory") or None
+        expected_text = request.POST.get("conflicts", "")
+        try:
+            expected = [int(pk) for pk in expected_text.split(",")] if expected_text else None
+        except ValueError:
+            expected = []  # not a group the page showed: refused as a changed group
+        try:
+            group = services.conflict_group_resolve(
+                user=user, conflict_id=conflict.pk, action=action, memory_id=memory_id, expected=expected
+            )
+        except DomainError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:review_conflict_group", args=[conflict.pk]))
+        settled = f"{len(group.conflicts)} conflict{'s' if len(group.conflicts) != 1 else ''}"
+        if action == GroupAction.STANDS:
+            others = len(group.values) - 1
+            done = f"{memory_id} stands; {others} other value{'s' if others != 1 else ''} superseded by it"
+        else:
+            done = "kept all values" if action == GroupAction.KEEP_ALL else "dismissed"
+        self.message_user(request, f"Group of conflict {group.lead}: {done} ({settled} settled).", messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:review_conflict_changelist"))
 
     def change_view(
@@ -202,9 +340,15 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
             if conflict.stale_version_id is not None and isinstance(request.user, User)
             else None
         )
+        group = (
+            conflict_group_of(user=request.user, conflict_id=conflict.pk)
+            if conflict.status == ConflictStatus.PENDING and isinstance(request.user, User)
+            else None
+        )
         context = {
             **(extra_context or {}),
             "conflict": conflict,
+            "group": group,
             "stale_version": stale_version,
             "older_html": older_html,
             "newer_html": newer_html,

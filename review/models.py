@@ -66,11 +66,26 @@ class Resolution(models.TextChoices):
     DISMISS = "dismiss"
     DECLARED = "declared"  # a writer declared the supersede itself
     RETIRED = "retired"  # one side was retired by other means meanwhile
+    # A moderator settled the conflict's whole group (review.services.conflict_group_resolve):
+    # one value stands and the group's other live values were superseded by it. A group's
+    # "keep all" and "dismiss" record keep_both and dismiss on each of its conflicts.
+    GROUP_STANDS = "group_stands"
 
 
 # What a moderator may choose (the API, the admin and the service alike); the other resolutions
 # are recorded by the system itself.
 MODERATOR_ACTIONS = (Resolution.NEWER_SUPERSEDES, Resolution.OLDER_STANDS, Resolution.KEEP_BOTH, Resolution.DISMISS)
+
+
+class GroupAction(models.TextChoices):
+    """A moderator's one decision on a group of conflicts (review.services.conflict_group_resolve)."""
+
+    STANDS = "stands"  # one value stands; the group's other live values are superseded by it
+    KEEP_ALL = "keep_all"
+    DISMISS = "dismiss"
+
+
+GROUP_ACTIONS = tuple(GroupAction.values)
 
 
 class Conflict(models.Model):
@@ -89,6 +104,10 @@ class Conflict(models.Model):
     # A fork (SPEC R-S12): the version both memories replaced, written by writers who did not
     # see each other. Opened by the write itself, with no judge.
     stale_version = models.ForeignKey(Memory, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    # The subject and attribute both memories state, as the structure reads them
+    # (review.judges.slots.slot_key); "" when it cannot single one out, and for forks. Pending
+    # conflicts of one owner and scope with the same slot are one decision (a group).
+    slot = models.CharField(max_length=200, blank=True, default="")
     opened_at = models.DateTimeField(default=timezone.now)
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolved_by = models.ForeignKey(
@@ -96,7 +115,11 @@ class Conflict(models.Model):
     )
 
     class Meta:
-        indexes = [models.Index(fields=["status", "opened_at"], name="conflict_status_idx")]
+        indexes = [
+            models.Index(fields=["status", "opened_at"], name="conflict_status_idx"),
+            # The pending conflicts that dispute one slot (a group's members beyond shared memories).
+            models.Index(fields=["status", "slot"], condition=~Q(slot=""), name="conflict_status_slot_idx"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["older", "newer"], condition=Q(status="pending"), name="conflict_one_pending_per_pair"

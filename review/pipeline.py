@@ -36,6 +36,7 @@ from memories.services import NotLive, memory_supersede
 from review.eligibility import Described, hygiene_memories, memory_to_judge, scope_live, screen, settled_pairs
 from review.judges import JudgeError, Pair, Verdict, get_judge
 from review.judges.guard import guarded_judge
+from review.judges.slots import slot_key
 from review.models import QUEUED_RELATIONS, RETIRING_RELATIONS, Conflict, ConflictStatus, Judgment, JudgmentOutcome
 
 logger = logging.getLogger(__name__)
@@ -204,6 +205,7 @@ def conflict_for(*, older: Memory, newer: Memory, judgment_id: int, verdict: Ver
         confidence=verdict.confidence,
         rationale=verdict.rationale,
         same_credential=older.credential_id is not None and older.credential_id == newer.credential_id,
+        slot=slot_key(older.content, newer.content, older.kind, newer.kind),
     )
 
 

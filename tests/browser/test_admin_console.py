@@ -608,3 +608,58 @@ def test_a_team_admin_settles_a_fork_and_keeps_one_line(walk, story):
     walk.follow(stale.pk, "#zm-fork")  # the version both replaced: its chain is one line again
     history = walk.text("zm-version-history")
     assert all(memory_id in history for memory_id in chain)
+
+
+def test_a_team_admin_settles_a_disputed_slot_with_one_decision(walk, story):
+    """Three values of Priya's city and two conflicts between them (issue 31): one row in the
+    queue, one page with every live value newest first, one click — reversible from the retired
+    value's own page."""
+    alice = User.objects.get(username="alice")
+    acme = story.staging.project
+    oslo, bergen, lisbon = (
+        make_memory(alice, f"Priya lives in {city}.", project=acme) for city in ("Oslo", "Bergen", "Lisbon")
+    )
+    for older, newer in ((oslo, bergen), (bergen, lisbon)):
+        apply_verdict(
+            older_id=older.pk,
+            newer_id=newer.pk,
+            judge_name="local/test",
+            verdict=Verdict("contradicts", 0.61, "two cities for one person."),
+        )
+    first, second = Conflict.objects.filter(older__in=[oslo, bergen]).order_by("pk")
+
+    walk.login("lead")
+    walk.open_model("conflict")
+    rows = walk.browser.find_elements(By.CSS_SELECTOR, "#result_list tbody tr")
+    assert len(rows) == 2  # the standup's pair, and Priya's city once
+    assert "Priya lives in Lisbon." in walk.text("result_list")
+    walk.follow("3 values · 2 conflicts", "#result_list")
+
+    shown = [li.get_attribute("data-memory") for li in walk.browser.find_elements(By.CSS_SELECTOR, "#zm-values > li")]
+    assert shown == [lisbon.pk, bergen.pk, oslo.pk]  # newest first
+    assert "Priya lives in Bergen." in walk.text("zm-value-2")
+    assert "2 pending conflicts dispute these 3 live values" in walk.text("zm-group-summary")
+    if os.environ.get("ZEROMEMORY_SCREENSHOTS"):
+        walk.shot("conflict-group")
+    walk.click(walk.browser.find_element(By.ID, "zm-stands-2"))
+
+    assert walk.message() == (
+        f"Group of conflict {first.pk}: {bergen.pk} stands; 2 other values superseded by it (2 conflicts settled)."
+    )
+    assert "Priya" not in walk.text("result_list")  # the group left the pending queue
+    states = dict(Memory.objects.filter(pk__in=[oslo.pk, bergen.pk, lisbon.pk]).values_list("pk", "superseded_by"))
+    assert states == {oslo.pk: bergen.pk, bergen.pk: None, lisbon.pk: bergen.pk}
+    assert set(
+        Conflict.objects.filter(pk__in=[first.pk, second.pk]).values_list(
+            "status", "resolution", "resolved_by__username"
+        )
+    ) == {("resolved", "group_stands", "lead")}
+
+    walk.filter("status", "Resolved")
+    walk.follow(str(second.pk), "#result_list")
+    walk.follow(lisbon.pk, "#zm-newer")
+    assert "moderator" in walk.text("zm-version-history").lower()
+    assert "stands" in walk.text("zm-events")  # the reason the decision recorded
+    walk.click(walk.browser.find_element(By.ID, "zm-restore"), confirm=True)
+    assert walk.message() == f"Memory {lisbon.pk} restored."
+    assert Memory.objects.get(pk=lisbon.pk).state == "live"

@@ -123,6 +123,15 @@ def seeded(alice: Persona, bob: Persona, carol: Persona, acme: Project) -> Seede
             ).memory.id
         )
     found.conflict_ids = [_conflict(alice_made[0], alice_made[3]), _conflict(carol_made[0], carol_made[3])]
+    # A second conflict of each owner's, in a group of its own: a group's decision settles the
+    # first, and the per-pair resolve still has one to answer 2xx on (and the other way round).
+    for persona, project, mark, into in (
+        (alice, acme, ALICE_MARK, found.alice_ids),
+        (carol, globex, CAROL_MARK, found.carol_ids),
+    ):
+        rooms = [make_memory(persona.user, f"The {mark} lab is in room {n}.", project=project) for n in (1, 2)]
+        into.extend(room.id for room in rooms)
+        found.conflict_ids.append(_conflict(*rooms))
     return found
 
 

@@ -34,6 +34,7 @@ REST_CASES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "recall": ("/api/v1/recall/", {"query": "deploy window"}, {"limit": "5"}),
     "context": ("/api/v1/context/", {"query": "deploy window"}, {"max_tokens": "300"}),
     "conflict-resolve": ("/api/v1/conflicts/{conflict}/resolve/", {"action": "keep_both"}, {"action": 1}),
+    "conflict-group-resolve": ("/api/v1/conflicts/{conflict}/group/resolve/", {"action": "keep_all"}, {"action": 1}),
 }
 
 

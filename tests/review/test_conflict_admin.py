@@ -9,6 +9,7 @@ from django.contrib.admin.utils import quote
 from django.contrib.auth.models import User
 from django.test import Client
 
+from memories.models import Memory
 from review.judges import Verdict
 from review.models import Conflict
 from review.pipeline import apply_verdict
@@ -78,3 +79,91 @@ def test_an_unknown_action_posted_to_the_console_is_refused_with_the_services_me
     )
     assert store_snapshot() == before
     assert Conflict.objects.get().status == "pending"
+
+
+@pytest.fixture
+def priya(alice, acme) -> dict:
+    """Three values of Priya's city, two conflicts between them: one group."""
+    values = [make_memory(alice.user, f"Priya lives in {city}.", project=acme) for city in ("Oslo", "Bergen", "Lisbon")]
+    for older, newer in ((values[0], values[1]), (values[1], values[2])):
+        apply_verdict(
+            older_id=older.pk, newer_id=newer.pk, judge_name="test", verdict=Verdict("contradicts", 0.6, "two cities")
+        )
+    return {"values": values, "conflicts": list(Conflict.objects.order_by("pk"))}
+
+
+def test_the_pending_queue_shows_a_group_as_one_row_that_opens_its_group_page(root, priya):
+    first, second = priya["conflicts"]
+    oslo, bergen, lisbon = priya["values"]
+
+    queue = root.get(QUEUE)
+    html = queue.content.decode()
+    assert f"{QUEUE}{first.pk}/change/" in hrefs(queue)
+    assert f"{QUEUE}{second.pk}/change/" not in hrefs(queue)  # one row per group: its lead's
+    assert "3 values · 2 conflicts" in html
+    per_conflict = hrefs(root.get(f"{QUEUE}?status=all"))  # the other statuses: one row per conflict
+    assert {f"{QUEUE}{c.pk}/change/?_changelist_filters=status%3Dall" for c in (first, second)} <= set(per_conflict)
+
+    page = root.get(next(link for link in hrefs(queue) if link == f"{QUEUE}{first.pk}/group/"))
+    html = page.content.decode()
+    assert page.status_code == 200
+    order = [html.index(f'data-memory="{memory.pk}"') for memory in (lisbon, bergen, oslo)]
+    assert order == sorted(order)  # newest first
+    assert html.count("This one stands") == 3
+    assert 'id="zm-keep_all"' in html
+    assert 'id="zm-dismiss"' in html
+    # The pair's own page says it belongs to a group, and links it.
+    assert f"{QUEUE}{second.pk}/group/" in hrefs(root.get(f"{QUEUE}{second.pk}/change/"))
+
+
+def test_this_one_stands_from_the_group_page_settles_the_whole_group(root, priya):
+    first, second = priya["conflicts"]
+    oslo, bergen, lisbon = priya["values"]
+    expected = f"{first.pk},{second.pk}"
+
+    done = root.post(
+        f"{QUEUE}{first.pk}/group/resolve/",
+        {"action": "stands", "memory": oslo.pk, "conflicts": expected},
+        follow=True,
+    )
+
+    assert done.redirect_chain == [(QUEUE, 302)]
+    assert (
+        f"Group of conflict {first.pk}: {oslo.pk} stands; 2 other values superseded by it (2 conflicts settled)."
+        in done.content.decode()
+    )
+    states = dict(Memory.objects.filter(pk__in=[m.pk for m in priya["values"]]).values_list("pk", "superseded_by"))
+    assert states == {oslo.pk: None, bergen.pk: oslo.pk, lisbon.pk: oslo.pk}
+    assert set(Conflict.objects.values_list("status", "resolution")) == {("resolved", "group_stands")}
+
+
+def test_group_pages_refuse_what_the_viewer_may_not_moderate_and_a_stale_group_and_change_nothing(root, bob, priya):
+    first = priya["conflicts"][0]
+    member = Client()
+    bob.user.is_staff = True
+    bob.user.save()
+    member.force_login(bob.user)
+    before = store_snapshot()
+
+    assert member.get(f"{QUEUE}{first.pk}/group/").status_code == 404
+    assert member.post(f"{QUEUE}{first.pk}/group/resolve/", {"action": "dismiss"}).status_code == 404
+    assert root.get(f"{QUEUE}999999/group/").status_code == 404
+    # The page showed one conflict; the group has two now: refused, with the service's message.
+    stale = root.post(
+        f"{QUEUE}{first.pk}/group/resolve/", {"action": "keep_all", "conflicts": str(first.pk)}, follow=True
+    )
+    assert stale.redirect_chain == [(f"{QUEUE}{first.pk}/group/", 302)]
+    assert f"Conflict {first.pk}&#x27;s group is not the one you decided on." in stale.content.decode()
+    assert store_snapshot() == before
+    assert set(Conflict.objects.values_list("status", flat=True)) == {"pending"}
+
+
+def test_dismissing_a_selected_row_of_the_pending_queue_dismisses_its_whole_group(root, priya):
+    first, second = priya["conflicts"]
+    before = store_snapshot()
+
+    done = root.post(QUEUE, {"action": "dismiss_selected", "_selected_action": [first.pk]}, follow=True)
+
+    assert "Dismissed 2 conflict(s)." in done.content.decode()
+    assert dict(Conflict.objects.values_list("pk", "status")) == {first.pk: "dismissed", second.pk: "dismissed"}
+    assert store_snapshot() == before  # no memory changed
