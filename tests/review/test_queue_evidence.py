@@ -4,6 +4,8 @@ conflict whichever path finds it (R-H7, R-H9)."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from django.db import connection
 
@@ -198,6 +200,10 @@ def test_the_sweep_opens_one_conflict_per_new_memory_too(alice, monkeypatch):
     assert set(counts.values()) == {1}
 
 
+def queue(older_id: str, newer_id: str, verdict: Verdict) -> Judgment | None:
+    return apply_verdict(older_id=older_id, newer_id=newer_id, verdict=verdict, judge_name="race")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_checks_racing_for_one_new_memory_open_one_conflict(django_user_model):
     owner = django_user_model.objects.create(username="racer")
@@ -207,14 +213,7 @@ def test_two_checks_racing_for_one_new_memory_open_one_conflict(django_user_mode
         Conflict.objects.all().delete()
         Judgment.objects.all().delete()
 
-        results = run_together(
-            [
-                lambda older=older: apply_verdict(
-                    older_id=older.pk, newer_id=newer.pk, verdict=verdict, judge_name="race"
-                )
-                for older in (first, second)
-            ]
-        )
+        results = run_together([functools.partial(queue, older.pk, newer.pk, verdict) for older in (first, second)])
 
         assert not [r for r in results if isinstance(r, Exception)]
         assert Judgment.objects.count() == 2
