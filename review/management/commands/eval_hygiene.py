@@ -48,6 +48,12 @@ class Command(BaseCommand):
             "--chat-users", type=int, default=2, help="Users (histories) of the own chat store (default 2)."
         )
         parser.add_argument("--store-size", type=int, default=2400, help="Writes of the short-fact store run.")
+        parser.add_argument(
+            "--drain-timeout",
+            type=float,
+            default=1800.0,
+            help="Seconds a whole-store run waits for the hygiene queue after its writes (default 1800).",
+        )
         parser.add_argument("--json", type=Path, help="Also write every figure to this JSON file.")
 
     def handle(
@@ -62,6 +68,7 @@ class Command(BaseCommand):
         chat_stores: list[str],
         chat_users: int,
         store_size: int,
+        drain_timeout: float,
         json: Path | None,
         **options: Any,
     ) -> None:
@@ -92,10 +99,10 @@ class Command(BaseCommand):
             from review.evaluation.whole_store import format_report, run_whole_store
 
             self.stdout.write(f"\nWhole-store run: {store_size} undeclared writes through the API, worker on…")
-            report["store"] = run_whole_store(size=store_size)
+            report["store"] = run_whole_store(size=store_size, drain_timeout=drain_timeout)
             self.stdout.write(format_report(report["store"]))
         if not skip_store and not skip_chat:
-            report["chat_stores"] = self._chat_runs(chat_stores, chat_users, external)
+            report["chat_stores"] = self._chat_runs(chat_stores, chat_users, external, drain_timeout)
         if "store" in report or report.get("chat_stores"):
             self.stdout.write(render_store_summary(report))
         if json is not None:
@@ -104,7 +111,7 @@ class Command(BaseCommand):
             json.write_text(json_module.dumps(report, indent=1, default=str) + "\n")
             self.stdout.write(f"\nWrote {json}.")
 
-    def _chat_runs(self, chosen: list[str], users: int, external: Path) -> dict[str, Any]:
+    def _chat_runs(self, chosen: list[str], users: int, external: Path, drain_timeout: float) -> dict[str, Any]:
         from review.evaluation.chat_run import format_chat_report, run_chat_store
         from review.evaluation.chat_store import longmemeval_store, own_chat_store
 
@@ -120,7 +127,7 @@ class Command(BaseCommand):
                 f"\nWhole-store run on chat text ({store.name}): {len(store.writes)} undeclared writes "
                 f"by {len(store.owners)} user(s) through the API, worker on…"
             )
-            results[name] = run_chat_store(store)
+            results[name] = run_chat_store(store, drain_timeout=drain_timeout)
             self.stdout.write(format_chat_report(results[name]))
         return results
 
