@@ -31,7 +31,14 @@ from review.evaluation.chat_store import (
     may_retire,
     pair_class,
 )
-from review.evaluation.harness import DEFAULT_ONNX_CACHE, PlannedWrite, Posted, StoreAfterRun, run_through_api
+from review.evaluation.harness import (
+    DEFAULT_ONNX_CACHE,
+    ApiRun,
+    PlannedWrite,
+    Posted,
+    StoreAfterRun,
+    run_through_api,
+)
 from review.evaluation.queue_shape import queue_shape
 
 TEXT_LIMIT = 160  # characters of each text in the printed examples
@@ -56,8 +63,10 @@ def run_chat_store(
     drain_timeout: float = 900.0,
     onnx_cache: Path | None = DEFAULT_ONNX_CACHE,
     progress: bool = True,
+    keep_outcome: Path | None = None,
 ) -> dict[str, Any]:
-    """Write ``store`` through the API with a worker running, wait for hygiene, score it."""
+    """Write ``store`` through the API with a worker running, wait for hygiene, score it.
+    ``keep_outcome``: a file to keep the raw outcome in (``rescore_chat`` reads it)."""
     began = time.monotonic()
     writes = [PlannedWrite(write.index, write.owner, write.content, kind, None) for write in store.writes]
     run = run_through_api(
@@ -69,10 +78,23 @@ def run_chat_store(
         onnx_cache=onnx_cache,
         progress=progress,
     )
+    run.timings["total_seconds"] = round(time.monotonic() - began, 3)
+    run.run["kind"] = kind or "(server default)"
+    if keep_outcome is not None:
+        run.save(keep_outcome)
+    return _scored(store, run)
+
+
+def rescore_chat(store: ChatStore, kept: Path) -> dict[str, Any]:
+    """Score again the outcome ``run_chat_store`` kept (the same store, the current scoring)."""
+    return _scored(store, ApiRun.load(kept))
+
+
+def _scored(store: ChatStore, run: ApiRun) -> dict[str, Any]:
     result = score_chat(store, run.posted, run.outcome)
     result["drained"] = run.drained
-    result["timings"] = {**run.timings, "total_seconds": round(time.monotonic() - began, 3)}
-    result["run"] = {"kind": kind or "(server default)", **run.run}
+    result["timings"] = run.timings
+    result["run"] = run.run
     return result
 
 

@@ -61,6 +61,12 @@ REAL_PAIRS = frozenset({REAL_UPDATE, RESTATEMENT})
 # normalised words). Two different requests that open alike ("I'm trying to declutter my
 # apartment and was wondering if…" / "…and sell some collectibles…") stay well below it.
 NEAR_EXACT_RATIO = 0.9
+# …or when one turn is the other with a greeting or a sign-off around it ("Round two! Is it a bad
+# idea to switch companies…?" / "Is it a bad idea to switch companies…?"): the shorter one, of at
+# least MIN_REPEATED_WORDS words, stands whole inside the longer, which adds at most
+# WRAPPER_WORDS words and no more words than the shorter has.
+MIN_REPEATED_WORDS = 6
+WRAPPER_WORDS = 8
 
 # The own store's defaults: two users, each update 100 to 1,000 turns after its predecessor (5% to
 # half of a user's 2,000-turn history).
@@ -127,11 +133,20 @@ def _median(values: list[int]) -> float | None:
 
 
 def near_exact(older: str, newer: str) -> bool:
-    """One statement written twice: equal after the dedup cascade's normalisation, or nearly so."""
+    """One statement written twice: equal after the dedup cascade's normalisation, nearly equal
+    word for word, or the same turn with a short greeting or sign-off added or dropped."""
     a, b = normalized(older).split(), normalized(newer).split()
     if a == b:
         return True
-    if min(len(a), len(b)) < NEAR_EXACT_RATIO * max(len(a), len(b)):
+    shorter, longer = sorted((a, b), key=len)
+    extra = len(longer) - len(shorter)
+    if (
+        len(shorter) >= MIN_REPEATED_WORDS
+        and extra <= min(WRAPPER_WORDS, len(shorter))
+        and f" {' '.join(shorter)} " in f" {' '.join(longer)} "
+    ):
+        return True
+    if 2 * len(shorter) < NEAR_EXACT_RATIO * (len(a) + len(b)):
         return False  # the ratio cannot reach the bar: no need to align the words
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= NEAR_EXACT_RATIO
 

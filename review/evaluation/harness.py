@@ -390,6 +390,60 @@ class ApiRun:
     timings: dict[str, float]
     run: dict[str, Any]
 
+    def save(self, path: Path) -> None:
+        """Keep the raw outcome (a few MB for thousands of writes), so a changed scoring can read
+        it again without a run of many minutes."""
+        outcome = self.outcome
+        data = {
+            "posted": {
+                "memory_of": {str(index): memory for index, memory in self.posted.memory_of.items()},
+                "created": sorted(self.posted.created),
+                "latencies": self.posted.latencies,
+            },
+            "outcome": {
+                "state": outcome.state,
+                "superseded_by": outcome.superseded_by,
+                "judgments": [[older, newer, *verdict] for (older, newer), verdict in outcome.judgments.items()],
+                "conflicts": [list(vars(conflict).values()) for conflict in outcome.conflicts],
+                "tasks": dict(outcome.tasks),
+                "link_origins": dict(outcome.link_origins),
+                "worker_span": outcome.worker_span,
+                "worker_busy": outcome.worker_busy,
+                "slot_column": outcome.slot_column,
+            },
+            "drained": self.drained,
+            "timings": self.timings,
+            "run": self.run,
+        }
+        path.write_text(json.dumps(data))
+
+    @classmethod
+    def load(cls, path: Path) -> ApiRun:
+        data = json.loads(path.read_text())
+        posted, outcome = data["posted"], data["outcome"]
+        span = outcome["worker_span"]
+        return cls(
+            Posted(
+                memory_of={int(index): memory for index, memory in posted["memory_of"].items()},
+                created=set(posted["created"]),
+                latencies=posted["latencies"],
+            ),
+            StoreAfterRun(
+                state=outcome["state"],
+                superseded_by=outcome["superseded_by"],
+                judgments={(row[0], row[1]): (row[2], row[3], row[4]) for row in outcome["judgments"]},
+                conflicts=[ConflictRow(*row) for row in outcome["conflicts"]],
+                tasks=Counter(outcome["tasks"]),
+                link_origins=Counter(outcome["link_origins"]),
+                worker_span=(span[0], span[1]) if span else None,
+                worker_busy=outcome["worker_busy"],
+                slot_column=outcome["slot_column"],
+            ),
+            data["drained"],
+            data["timings"],
+            data["run"],
+        )
+
 
 def progress_bar(iterable: Any, *, enabled: bool, **options: Any) -> Any:
     if not enabled:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from review.evaluation.chat_histories import chat_histories, chat_history
-from review.evaluation.chat_run import format_chat_report, run_chat_store, score_chat
+from review.evaluation.chat_run import format_chat_report, rescore_chat, run_chat_store, score_chat
 from review.evaluation.chat_store import (
     CHAIN_TURN,
     CHAIN_VS_OTHER,
@@ -32,7 +32,7 @@ from review.evaluation.chat_store import (
     own_chat_store,
     pair_class,
 )
-from review.evaluation.harness import ConflictRow, Posted, StoreAfterRun
+from review.evaluation.harness import ApiRun, ConflictRow, Posted, StoreAfterRun
 from review.evaluation.queue_shape import conflict_groups, queue_shape
 from review.evaluation.store import normalized
 
@@ -156,6 +156,22 @@ def test_near_exact_is_one_statement_twice_not_two_requests_that_open_alike():
         "I'm trying to declutter my apartment and was wondering if you could help me research some prices.",
     )
     assert not near_exact("My dentist appointment is on Monday at 10.", "My dentist appointment is on Monday at 11.")
+    # The same request with a greeting or a sign-off added or dropped.
+    assert near_exact(
+        "Is it a bad idea to switch companies after less than two years?",
+        "Round two! Is it a bad idea to switch companies after less than two years?",
+    )
+    assert near_exact(
+        "So, here's the thing. How do I stop my embroidery fabric from puckering?",
+        "How do I stop my embroidery fabric from puckering?",
+    )
+    # …but not a short turn inside a longer one that says more, nor a wrapper longer than 8 words.
+    assert not near_exact("I moved to York.", "I moved to York. My sister lives in Leeds now and so does her husband.")
+    assert not near_exact(
+        "How do I stop my embroidery fabric from puckering?",
+        "Sam's away for work this week, so it's just me and the animals. How do I stop my embroidery fabric "
+        "from puckering?",
+    )
 
 
 def test_pair_classes_and_what_may_retire():
@@ -285,6 +301,14 @@ def test_the_scoring_of_a_hand_built_outcome():
     report = format_chat_report({**result, "drained": True, "timings": {}, "run": {"judge": "x", "kind": "fact"}})
     assert "| wrongful retirements" in report
     assert "older #3 (distractor): Can you explain how compound interest works?" in report
+
+
+def test_a_kept_outcome_scores_again_as_it_did(tmp_path):
+    store, posted, outcome = _hand_built()
+    run = ApiRun(posted, outcome, True, {"total_seconds": 12.5}, {"judge": "local", "kind": "fact"})
+    run.save(tmp_path / "own.outcome.json")
+    again = rescore_chat(store, tmp_path / "own.outcome.json")
+    assert again == {**score_chat(store, posted, outcome), "drained": True, "timings": run.timings, "run": run.run}
 
 
 def test_groups_join_through_shared_memories_transitively_and_through_slots_of_one_owner_and_scope():

@@ -54,6 +54,18 @@ class Command(BaseCommand):
             default=1800.0,
             help="Seconds a whole-store run waits for the hygiene queue after its writes (default 1800).",
         )
+        parser.add_argument(
+            "--keep-outcomes",
+            type=Path,
+            metavar="DIR",
+            help="Keep each chat run's raw outcome in DIR (<store>.outcome.json) for --rescore-from.",
+        )
+        parser.add_argument(
+            "--rescore-from",
+            type=Path,
+            metavar="DIR",
+            help="Score the chat stores' outcomes kept in DIR again instead of running them.",
+        )
         parser.add_argument("--json", type=Path, help="Also write every figure to this JSON file.")
 
     def handle(
@@ -69,9 +81,13 @@ class Command(BaseCommand):
         chat_users: int,
         store_size: int,
         drain_timeout: float,
+        keep_outcomes: Path | None,
+        rescore_from: Path | None,
         json: Path | None,
         **options: Any,
     ) -> None:
+        if rescore_from is not None and keep_outcomes is not None:
+            raise CommandError("--rescore-from reads kept outcomes: it cannot be combined with --keep-outcomes.")
         if chat_only and (skip_chat or skip_store):
             raise CommandError(
                 "--chat-only runs only the chat stores: it cannot be combined with --skip-chat or --skip-store."
@@ -102,7 +118,9 @@ class Command(BaseCommand):
             report["store"] = run_whole_store(size=store_size, drain_timeout=drain_timeout)
             self.stdout.write(format_report(report["store"]))
         if not skip_store and not skip_chat:
-            report["chat_stores"] = self._chat_runs(chat_stores, chat_users, external, drain_timeout)
+            report["chat_stores"] = self._chat_runs(
+                chat_stores, chat_users, external, drain_timeout, keep=keep_outcomes, rescore=rescore_from
+            )
         if "store" in report or report.get("chat_stores"):
             self.stdout.write(render_store_summary(report))
         if json is not None:
@@ -111,8 +129,17 @@ class Command(BaseCommand):
             json.write_text(json_module.dumps(report, indent=1, default=str) + "\n")
             self.stdout.write(f"\nWrote {json}.")
 
-    def _chat_runs(self, chosen: list[str], users: int, external: Path, drain_timeout: float) -> dict[str, Any]:
-        from review.evaluation.chat_run import format_chat_report, run_chat_store
+    def _chat_runs(
+        self,
+        chosen: list[str],
+        users: int,
+        external: Path,
+        drain_timeout: float,
+        *,
+        keep: Path | None,
+        rescore: Path | None,
+    ) -> dict[str, Any]:
+        from review.evaluation.chat_run import format_chat_report, rescore_chat, run_chat_store
         from review.evaluation.chat_store import longmemeval_store, own_chat_store
 
         results: dict[str, Any] = {}
@@ -123,11 +150,21 @@ class Command(BaseCommand):
                 self.stderr.write("No LongMemEval whole-store run: the external set is missing.")
                 continue
             store = own_chat_store(users=users) if name == "own" else longmemeval_store(external)
-            self.stdout.write(
-                f"\nWhole-store run on chat text ({store.name}): {len(store.writes)} undeclared writes "
-                f"by {len(store.owners)} user(s) through the API, worker on…"
-            )
-            results[name] = run_chat_store(store, drain_timeout=drain_timeout)
+            if rescore is not None:
+                self.stdout.write(f"\nScoring the kept outcome of the run on {store.name} again…")
+                results[name] = rescore_chat(store, rescore / f"{name}.outcome.json")
+            else:
+                self.stdout.write(
+                    f"\nWhole-store run on chat text ({store.name}): {len(store.writes)} undeclared writes "
+                    f"by {len(store.owners)} user(s) through the API, worker on…"
+                )
+                if keep is not None:
+                    keep.mkdir(parents=True, exist_ok=True)
+                results[name] = run_chat_store(
+                    store,
+                    drain_timeout=drain_timeout,
+                    keep_outcome=None if keep is None else keep / f"{name}.outcome.json",
+                )
             self.stdout.write(format_chat_report(results[name]))
         return results
 
