@@ -11,8 +11,9 @@ Two sources, each a :class:`ChatStore` of labelled writes in the order they are 
   interleaved as several agents would write at once.
 * :func:`longmemeval_store` -- the external LongMemEval knowledge-update set
   (``shared/external/longmemeval-ku``, an external TEST set: nothing is tuned on it), all written by
-  one user: every chain's ``old`` turns, oldest first, then its ``new`` turn, among all the
-  distractors, each text once (four questions share their evidence pairwise).
+  one user, question by question in the file's order: each question's distractors in the file's
+  order, its chain's ``old`` turns (oldest first) and then its ``new`` turn interleaved among
+  them, each text once (four questions share their evidence pairwise).
 
 Every write is labelled: a chain turn (its chain and its ``step``: 0 for the first statement, a
 later step for each later version) or a distractor, or a near turn (the chain whose subject it
@@ -297,39 +298,39 @@ def _update_pairs(writes: list[ChatWrite]) -> tuple[tuple[int, int], ...]:
 
 def longmemeval_store(path: Path = LONGMEMEVAL_DEFAULT, *, seed: int = LONGMEMEVAL_SEED) -> ChatStore:
     """LongMemEval's knowledge-update chains among their distractors, all one user's, each text
-    once: every text gets a place in [0, 1) — a distractor anywhere, a chain's versions at sorted
-    random places (so ``old`` comes before ``new``, oldest first) — and is written in that order."""
+    once. Question by question in the file's order, each question's distractors in the file's
+    order with its evidence interleaved: the block cut into as many equal parts as the chain has
+    versions, version ``j`` at a random place in part ``j`` (so ``old`` comes before ``new``,
+    oldest first, a few to a few dozen writes apart). The file's order is kept because the hygiene
+    pipeline judges a pair by which of the two came first."""
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     rng = random.Random(seed)
-    placed: list[tuple[float, int, _Turn]] = []
+    placed: list[_Turn] = []
     texts_seen: set[str] = set()
     chain_of_evidence: dict[tuple[str, ...], str] = {}
-
-    def place(at: float, turn: _Turn) -> None:
-        key = normalized(turn.content)
-        if key in texts_seen:
-            return
-        texts_seen.add(key)
-        placed.append((at, len(placed), turn))
-
     for row in rows:
         evidence = (*row["old"], row["new"])
         # Questions asked of the same evidence (the initial and the current value) are one chain.
         chain = chain_of_evidence.setdefault(evidence, row["qid"])
-        places = sorted(rng.random() for _ in evidence)
+        block = [_Turn(LONGMEMEVAL_USER, text, DISTRACTOR) for text in row["distractors"]]
         if chain == row["qid"]:
+            length = len(block) + len(evidence)
+            bounds = [round(part * length / len(evidence)) for part in range(len(evidence) + 1)]
+            places = [rng.randrange(bounds[step], bounds[step + 1]) for step in range(len(evidence))]
             for step, (text, at) in enumerate(zip(evidence, places, strict=True)):
-                place(at, _Turn(LONGMEMEVAL_USER, text, CHAIN_TURN, chain, step))
-        for text in row["distractors"]:
-            place(rng.random(), _Turn(LONGMEMEVAL_USER, text, DISTRACTOR))
-    placed.sort(key=lambda item: (item[0], item[1]))
+                block.insert(at, _Turn(LONGMEMEVAL_USER, text, CHAIN_TURN, chain, step))
+        for turn in block:
+            key = normalized(turn.content)
+            if key not in texts_seen:
+                texts_seen.add(key)
+                placed.append(turn)
     writes = [
         ChatWrite(index, turn.owner, turn.content, turn.role, turn.chain, turn.step)
-        for index, (_at, _order, turn) in enumerate(placed)
+        for index, turn in enumerate(placed)
     ]
     return ChatStore(
         "LongMemEval knowledge updates (external)",
-        f"{path.parent.name}/{path.name}, placement seed {seed}",
+        f"{path.parent.name}/{path.name} in the file's order, evidence placed with seed {seed}",
         tuple(writes),
         _update_pairs(writes),
     )

@@ -5,6 +5,7 @@ goes end to end through gunicorn and a real worker; the full runs are ``./zm eva
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -136,6 +137,10 @@ def test_the_longmemeval_store_writes_each_text_once_old_before_new():
     # Written in order: each chain's versions, oldest first.
     assert all([write.step for write in turns] == list(range(len(turns))) for turns in steps.values())
     assert Counter(len(turns) for turns in steps.values()) == Counter({2: 66, 3: 2})
+    # The distractors keep the file's order (hygiene judges a pair by which came first).
+    rows = [json.loads(line) for line in LONGMEMEVAL_DEFAULT.read_text().splitlines() if line.strip()]
+    in_file = [text for row in rows for text in row["distractors"]]
+    assert [write.content for write in store.writes if write.role == DISTRACTOR] == in_file
 
 
 # -- the ground truth of a pair -------------------------------------------------------------------
