@@ -12,7 +12,8 @@ running, waits for the hygiene queue to drain, and reports against the store's g
 - true-update coverage: of the legitimate (older, newer) pairs, the share auto-retired by that
   newer (cued updates, loop outcomes, duplicates);
 - the review queue: pending conflicts per 100 writes, and the share about different subjects or
-  different attributes (pairs that should never be queued, SPEC R-H7);
+  different attributes (pairs that should never be queued, SPEC R-H7); the decisions a person
+  faces (conflict groups per 100 writes) and R-H9's counts (review/evaluation/queue_shape.py);
 - counts and timings (the worker's wall time among them).
 
 The report goes to stdout as text, then as JSON. Needs no DATABASE_URL: it runs on a throwaway

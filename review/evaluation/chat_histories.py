@@ -2498,9 +2498,21 @@ def _word_count(text: str) -> int:
     return len(text.split())
 
 
-def chat_histories(seed: int = 20261204) -> tuple[list[str], list[ChatChain]]:
-    """(haystack, chains): haystack = all other user turns of the same user (distractors) PLUS every chain's
-    predecessor; chains = ~80 update chains."""
+DEFAULT_SEED = 20261204
+
+
+@dataclass(frozen=True)
+class ChatHistory:
+    """One user's history with its labels: ``haystack`` as :func:`chat_histories` returns it, and
+    which of its turns are "near" turns (same narrow subject as a chain, not stating its fact)."""
+
+    haystack: tuple[str, ...]
+    chains: tuple[ChatChain, ...]
+    near: dict[str, int]  # near turn -> index of its chain in ``chains``
+
+
+def chat_history(seed: int = DEFAULT_SEED) -> ChatHistory:
+    """The labelled history of ``seed``: the same turns, in the same order, as ``chat_histories(seed)``."""
     rng = random.Random(seed)
     writer = _Writer(rng)
     chains = [
@@ -2512,7 +2524,13 @@ def chat_histories(seed: int = 20261204) -> tuple[list[str], list[ChatChain]]:
         for spec in _CHAIN_SPECS
     ]
     seen = {chain.predecessor for chain in chains}
-    distractors = [writer.embed(core, writer.topic(spec.topic)) for spec in _CHAIN_SPECS for core in spec.near]
+    labelled = [
+        (writer.embed(core, writer.topic(spec.topic)), index)
+        for index, spec in enumerate(_CHAIN_SPECS)
+        for core in spec.near
+    ]
+    near = dict(labelled)
+    distractors = [turn for turn, _index in labelled]
     seen.update(distractors)
     attempts = 0
     while len(distractors) < DISTRACTOR_COUNT:
@@ -2526,7 +2544,14 @@ def chat_histories(seed: int = 20261204) -> tuple[list[str], list[ChatChain]]:
         distractors.append(text)
     haystack = distractors + [chain.predecessor for chain in chains]
     rng.shuffle(haystack)
-    return haystack, chains
+    return ChatHistory(tuple(haystack), tuple(chains), near)
+
+
+def chat_histories(seed: int = DEFAULT_SEED) -> tuple[list[str], list[ChatChain]]:
+    """(haystack, chains): haystack = all other user turns of the same user (distractors) PLUS every chain's
+    predecessor; chains = ~80 update chains."""
+    history = chat_history(seed)
+    return list(history.haystack), list(history.chains)
 
 
 def _main() -> None:

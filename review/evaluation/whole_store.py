@@ -1,37 +1,29 @@
 """Run a synthetic agent's life (``review.evaluation.store``) through the real API and a real
 hygiene worker, and score what hygiene did to the whole store.
 
-Nothing is simulated: a fresh embedded PostgreSQL cluster (in a temporary data folder, or a
-fresh database in ``data_dir``), ``manage.py migrate``, a token from ``issue_token``, the
-project from ``create_project``/``add_member``, gunicorn serving ``zeromemory.wsgi`` as
-``./zm serve`` does, and one ``manage.py db_worker`` running beside it while one keep-alive
-client POSTs every memory in order to ``/api/v1/memories/`` (no ``links``: every write goes to
-hygiene). When the queue is drained the processes are stopped and the outcome is read from the
-database: which memories were retired and by which, the judgments, the pending conflicts.
-
-The worker runs while the writes arrive, as in production, so a memory's check may run after a
-few later memories exist; the store is deterministic, the interleaving is not quite.
+The deployment is ``review.evaluation.harness``'s: a fresh embedded PostgreSQL, gunicorn as
+``./zm serve`` runs it and one ``manage.py db_worker`` beside it while one agent POSTs every memory
+in order (no ``links``: every write goes to hygiene); the outcome is read from the database once
+the queue is drained and scored against the store's ground truth.
 """
 
 from __future__ import annotations
 
-import contextlib
-import http.client
-import json
-import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from review.evaluation.harness import (
+    DEFAULT_ONNX_CACHE,
+    EvaluationError,
+    PlannedWrite,
+    Posted,
+    StoreAfterRun,
+    run_through_api,
+)
+from review.evaluation.queue_shape import queue_shape
 from review.evaluation.store import (
     ACCEPTABLE_RELATIONS,
     CUED_UPDATE,
@@ -49,362 +41,12 @@ from review.evaluation.store import (
     pair_class,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-DATABASE = "zeromemory_hygiene_eval"
+__all__ = ["DEFAULT_ONNX_CACHE", "EvaluationError", "format_report", "run_whole_store", "score"]
+
 USERNAME = "life-agent"
-# The ONNX export of the embedding model (about 20 s) is cached under DATA_DIR/onnx; a fresh
-# data folder would export it again on every run, so it shares the development one's.
-DEFAULT_ONNX_CACHE = ROOT / ".data" / "onnx"
-REQUEST_TIMEOUT = 60.0
-READY_WITHIN = 240.0
-MANAGE_TIMEOUT = 300.0
 EXAMPLES = 20
 CONFLICT_EXAMPLES = 10
 COVERAGE_SPLIT = {CUED_UPDATE: "cued_updates", LOOP_OUTCOME: "loop_outcomes", PARAPHRASE: "duplicates"}
-TERMINAL_TASK_STATES = ("SUCCESSFUL", "FAILED")
-
-
-class EvaluationError(RuntimeError):
-    """The run could not be completed; the message says where it stopped."""
-
-
-# -- processes ------------------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _child_env(database_url: str, data_dir: Path) -> dict[str, str]:
-    """The environment of every child: this database only, nothing inherited that points elsewhere."""
-    dropped = {"DATABASE_URL", "DATABASE_REPLICA_URLS", "ZEROMEMORY_DATA_DIR", "ZEROMEMORY_TASKS_IMMEDIATE"}
-    env = {key: value for key, value in os.environ.items() if key not in dropped}
-    env.update(
-        {
-            "DATABASE_URL": database_url,
-            "ZEROMEMORY_DATA_DIR": str(data_dir),
-            "DJANGO_SETTINGS_MODULE": "zeromemory.settings",
-            "DJANGO_DEBUG": "false",
-            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-            # One agent writing 2,400 memories in a few minutes is over the default per-token limit.
-            "ZEROMEMORY_RATE_LIMIT_PER_MINUTE": "0",
-            "ZEROMEMORY_LOG_LEVEL": "WARNING",
-            "PYTHONUNBUFFERED": "1",
-        }
-    )
-    return env
-
-
-def _manage(*args: str, env: dict[str, str]) -> str:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=MANAGE_TIMEOUT,
-        check=False,
-    )
-    if result.returncode != 0:
-        raise EvaluationError(f"manage.py {' '.join(args)} failed ({result.returncode}):\n{result.stderr[-3000:]}")
-    return result.stdout
-
-
-@dataclass
-class _Child:
-    """A child process in its own process group, logging to a file."""
-
-    name: str
-    command: list[str]
-    env: dict[str, str]
-    log_path: Path
-    process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(
-                self.command, cwd=ROOT, env=self.env, stdout=log, stderr=log, start_new_session=True
-            )
-
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def stop(self, grace: float = 30.0) -> None:
-        """SIGTERM (gunicorn and db_worker both finish what they are doing), SIGKILL after ``grace``."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=30)
-
-    def log_tail(self, lines: int = 30) -> str:
-        if not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-
-    def log_errors(self) -> int:
-        if not self.log_path.exists():
-            return 0
-        text = self.log_path.read_text(errors="replace")
-        return text.count("Traceback") + text.count(" ERROR ")
-
-
-# -- the client -----------------------------------------------------------------------------------
-
-
-@dataclass
-class _Client:
-    """One keep-alive HTTP client on loopback. A dropped connection is reopened and the request
-    sent again (at most ``attempts`` times); a resent write that had been stored is absorbed by
-    the dedup cascade, so it cannot create a second memory."""
-
-    port: int
-    token: str = ""
-    attempts: int = 3
-    resent: int = 0
-    connection: http.client.HTTPConnection | None = None
-
-    def _connect(self) -> http.client.HTTPConnection:
-        if self.connection is None:
-            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
-        return self.connection
-
-    def close(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
-
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        payload = None if body is None else json.dumps(body)
-        for attempt in range(1, self.attempts + 1):
-            connection = self._connect()
-            try:
-                connection.request(method, path, body=payload, headers=headers)
-                response = connection.getresponse()
-                raw = response.read()
-            except (OSError, http.client.HTTPException):
-                self.close()
-                if attempt == self.attempts:
-                    raise
-                self.resent += 1
-                time.sleep(0.2 * attempt)
-                continue
-            try:
-                parsed: Any = json.loads(raw) if raw else None
-            except ValueError:
-                parsed = raw.decode(errors="replace")
-            return response.status, parsed
-        raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _wait_ready(server: _Child, port: int) -> None:
-    deadline = time.monotonic() + READY_WITHIN
-    probe = _Client(port, attempts=1)
-    while True:
-        try:
-            status, _ = probe.request("GET", "/api/v1/memories/")
-            if status == 401:
-                return
-        except (OSError, http.client.HTTPException):
-            pass
-        finally:
-            probe.close()
-        if not server.alive():
-            raise EvaluationError(f"gunicorn exited before answering:\n{server.log_tail()}")
-        if time.monotonic() > deadline:
-            raise EvaluationError(f"gunicorn did not answer within {READY_WITHIN:.0f}s:\n{server.log_tail()}")
-        time.sleep(0.3)
-
-
-# -- the database ---------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def _embedded_cluster(data_dir: Path | None) -> Iterator[tuple[Any, Path]]:
-    """The embedded server of ``data_dir`` (a temporary folder, destroyed afterwards, if None),
-    held by this process for the whole run."""
-    from zeromemory.embedded_db import EmbeddedServer
-
-    temporary = data_dir is None
-    folder = Path(tempfile.mkdtemp(prefix="zm-hygiene-eval-")) if data_dir is None else data_dir.resolve()
-    server = EmbeddedServer(folder)
-    acquired = False
-    try:
-        server.acquire("postgres")
-        acquired = True
-        yield server, folder
-    finally:
-        if acquired:
-            watchdog = _watchdog_pid(folder)
-            # Stops the server unless another process uses it too (a shared data_dir).
-            server.release()
-            if temporary:
-                # The watchdog takes the folder's lock file once more on its way out; deleting
-                # the folder before it has gone would leave that file behind.
-                _wait_gone(watchdog, within=15.0)
-        if temporary:
-            shutil.rmtree(folder, ignore_errors=True)
-
-
-def _watchdog_pid(folder: Path) -> int | None:
-    try:
-        return int((folder / "run" / "watchdog.pid").read_text())
-    except (OSError, ValueError):
-        return None
-
-
-def _wait_gone(pid: int | None, *, within: float) -> None:
-    import psutil
-
-    if pid is None:
-        return
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return
-        except psutil.Error:
-            return
-        time.sleep(0.2)
-
-
-def _fresh_database(server: Any) -> str:
-    import psycopg
-
-    with psycopg.connect(server.url("postgres"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DATABASE}"')
-    return str(server.url(DATABASE))
-
-
-def _task_counts(database_url: str) -> Counter[str]:
-    import psycopg
-
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT status, count(*) FROM django_tasks_database_dbtaskresult GROUP BY status"
-        ).fetchall()
-    return Counter({str(status): int(count) for status, count in rows})
-
-
-@dataclass
-class _StoreAfterRun:
-    state: dict[str, str]
-    superseded_by: dict[str, str]
-    judgments: dict[tuple[str, str], tuple[str, float, str]]  # (older, newer) → relation, confidence, outcome
-    conflicts: list[tuple[str, str, str, float, str]]  # older, newer, relation, confidence, status
-    tasks: Counter[str]
-    link_origins: Counter[str]
-    worker_span: tuple[float, float] | None  # first task started, last finished (epoch seconds)
-    worker_busy: float
-
-
-def _read_store_after_run(database_url: str) -> _StoreAfterRun:
-    import psycopg
-
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        memories = conn.execute("SELECT id, state, superseded_by_id FROM memories_memory").fetchall()
-        judgments = conn.execute(
-            "SELECT older_id, newer_id, relation, confidence, outcome FROM review_judgment"
-        ).fetchall()
-        conflicts = conn.execute(
-            "SELECT older_id, newer_id, relation, confidence, status FROM review_conflict ORDER BY id"
-        ).fetchall()
-        links = conn.execute(
-            "SELECT origin, count(*) FROM memories_link WHERE type = 'supersedes' GROUP BY origin"
-        ).fetchall()
-        span = conn.execute(
-            "SELECT extract(epoch FROM min(started_at)), extract(epoch FROM max(finished_at)),"
-            " coalesce(extract(epoch FROM sum(finished_at - started_at)), 0)"
-            " FROM django_tasks_database_dbtaskresult"
-        ).fetchone()
-    return _StoreAfterRun(
-        state={row[0]: row[1] for row in memories},
-        superseded_by={row[0]: row[2] for row in memories if row[2]},
-        judgments={(row[0], row[1]): (row[2], float(row[3]), row[4]) for row in judgments},
-        conflicts=[(row[0], row[1], row[2], float(row[3]), row[4]) for row in conflicts],
-        tasks=_task_counts(database_url),
-        link_origins=Counter({str(origin): int(count) for origin, count in links}),
-        worker_span=(float(span[0]), float(span[1])) if span and span[0] is not None and span[1] is not None else None,
-        worker_busy=float(span[2]) if span else 0.0,
-    )
-
-
-# -- the run --------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Posted:
-    memory_of: dict[int, str] = field(default_factory=dict)  # write index → memory id (the absorbing one)
-    created: set[int] = field(default_factory=set)  # writes that created their memory
-    latencies: list[float] = field(default_factory=list)
-
-
-def _progress(iterable: Any, *, enabled: bool, **options: Any) -> Any:
-    if not enabled:
-        return iterable
-    from tqdm import tqdm
-
-    return tqdm(iterable, file=sys.stderr, **options)
-
-
-def _post_all(client: _Client, store: Store, *, progress: bool) -> _Posted:
-    posted = _Posted()
-    seen: set[str] = set()
-    for write in _progress(store.writes, enabled=progress, desc="writes", unit="write"):
-        body: dict[str, Any] = {"content": write.content, "kind": write.kind}
-        if write.project is not None:
-            body["project"] = write.project
-        started = time.perf_counter()
-        status, answer = client.request("POST", "/api/v1/memories/", body)
-        posted.latencies.append(time.perf_counter() - started)
-        if status not in (200, 201) or not isinstance(answer, dict):
-            raise EvaluationError(f"write {write.index} answered {status}: {str(answer)[:500]}")
-        memory_id = answer["memory"]["id"]
-        # No two writes of the store are the same statement, so an absorbed write whose memory no
-        # earlier write had made was resent after a dropped connection: its first attempt made it.
-        if not answer.get("absorbed") or memory_id not in seen:
-            posted.created.add(write.index)
-        posted.memory_of[write.index] = memory_id
-        seen.add(memory_id)
-    return posted
-
-
-def _drain(database_url: str, expected: int, *, timeout: float, progress: bool, worker: _Child) -> tuple[bool, float]:
-    """Wait until no task is ready or running (bounded by ``timeout``); (drained, seconds waited)."""
-    started = time.monotonic()
-    bar = None
-    try:
-        while True:
-            counts = _task_counts(database_url)
-            finished = sum(counts[state] for state in TERMINAL_TASK_STATES)
-            if progress and bar is None:
-                from tqdm import tqdm
-
-                # Starts at what the worker finished while the writes went in, so the rate shown
-                # is the drain's own (not that backlog over the first poll's half second).
-                bar = tqdm(total=expected, initial=finished, desc="hygiene tasks", unit="task", file=sys.stderr)
-            elif bar is not None:
-                bar.update(finished - bar.n)
-            if counts["READY"] + counts["RUNNING"] == 0 and sum(counts.values()) >= expected:
-                return True, time.monotonic() - started
-            if not worker.alive():
-                raise EvaluationError(f"the task worker exited:\n{worker.log_tail()}")
-            if time.monotonic() - started > timeout:
-                return False, time.monotonic() - started
-            time.sleep(0.5)
-    finally:
-        if bar is not None:
-            bar.close()
 
 
 def run_whole_store(
@@ -427,77 +69,21 @@ def run_whole_store(
     """
     began = time.monotonic()
     store = generate_store(size=size, seed=seed)
-    timings: dict[str, float] = {}
-    with _embedded_cluster(Path(data_dir) if data_dir is not None else None) as (server, folder):
-        database_url = _fresh_database(server)
-        if onnx_cache is not None and not (folder / "onnx").exists():
-            onnx_cache.mkdir(parents=True, exist_ok=True)
-            (folder / "onnx").symlink_to(onnx_cache.resolve(), target_is_directory=True)
-        env = _child_env(database_url, folder)
-        logs = folder / "eval-logs"
-        logs.mkdir(exist_ok=True)
-        _manage("migrate", "--noinput", env=env)
-        token = (
-            _manage("issue_token", USERNAME, "--create-user", "--name", "evaluation", env=env).strip().splitlines()[-1]
-        )
-        _manage("create_project", store.project, env=env)
-        _manage("add_member", store.project, USERNAME, env=env)
-        port = _free_port()
-        gunicorn = _Child(
-            "gunicorn",
-            [
-                str(Path(sys.executable).parent / "gunicorn"),
-                "zeromemory.wsgi:application",
-                *("--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--worker-class", "gthread"),
-                *("--threads", str(threads), "--log-level", "warning", "--graceful-timeout", "10"),
-            ],
-            env,
-            logs / "gunicorn.log",
-        )
-        worker = _Child(
-            "db_worker",
-            [sys.executable, str(ROOT / "manage.py"), "db_worker", "--queue-name", "*"],
-            env,
-            logs / "db_worker.log",
-        )
-        client = _Client(port, token)
-        try:
-            gunicorn.start()
-            worker.start()
-            _wait_ready(gunicorn, port)
-            timings["setup_seconds"] = time.monotonic() - began
-            writing = time.monotonic()
-            posted = _post_all(client, store, progress=progress)
-            timings["write_seconds"] = time.monotonic() - writing
-            drained, waited = _drain(
-                database_url, len(posted.created), timeout=drain_timeout, progress=progress, worker=worker
-            )
-            timings["drain_after_writes_seconds"] = waited
-        finally:
-            client.close()
-            worker.stop()
-            gunicorn.stop()
-        outcome = _read_store_after_run(database_url)
-        log_errors = {"gunicorn": gunicorn.log_errors(), "db_worker": worker.log_errors()}
-    timings["total_seconds"] = time.monotonic() - began
-    if outcome.worker_span is not None:
-        timings["worker_wall_seconds"] = outcome.worker_span[1] - outcome.worker_span[0]
-    timings["worker_busy_seconds"] = outcome.worker_busy
-    latencies = sorted(posted.latencies)
-    timings["write_p50_ms"] = 1000 * latencies[len(latencies) // 2]
-    timings["write_p95_ms"] = 1000 * latencies[int(len(latencies) * 0.95)]
-    result = score(store, posted, outcome)
-    result["drained"] = drained
-    result["timings"] = {name: round(value, 3) for name, value in timings.items()}
-    result["run"] = {
-        "size": size,
-        "seed": seed,
-        "gunicorn_workers": workers,
-        "gunicorn_threads": threads,
-        "resent_requests": client.resent,
-        "log_errors": log_errors,
-        "judge": os.environ.get("ZEROMEMORY_JUDGE", "local"),
-    }
+    writes = [PlannedWrite(write.index, USERNAME, write.content, write.kind, write.project) for write in store.writes]
+    run = run_through_api(
+        writes,
+        projects={store.project: [USERNAME]},
+        data_dir=data_dir,
+        workers=workers,
+        threads=threads,
+        drain_timeout=drain_timeout,
+        onnx_cache=onnx_cache,
+        progress=progress,
+    )
+    result = score(store, run.posted, run.outcome)
+    result["drained"] = run.drained
+    result["timings"] = {**run.timings, "total_seconds": round(time.monotonic() - began, 3)}
+    result["run"] = {"size": size, "seed": seed, **run.run}
     return result
 
 
@@ -513,8 +99,8 @@ class _Scoring:
     """One run's store, what was posted and what hygiene did, with the lookups between them."""
 
     store: Store
-    posted: _Posted
-    outcome: _StoreAfterRun
+    posted: Posted
+    outcome: StoreAfterRun
     write_of: dict[str, int] = field(default_factory=dict)  # memory id → the write that created it
 
     def __post_init__(self) -> None:
@@ -599,23 +185,28 @@ class _Scoring:
         return "never judged (not among the candidates)"
 
     def queue(self) -> dict[str, Any]:
-        pending = [conflict for conflict in self.outcome.conflicts if conflict[4] == "pending"]
+        pending = self.outcome.pending
         classes: Counter[str] = Counter()
         relations: Counter[str] = Counter()
         queued: list[tuple[Write, Write, str]] = []
-        for older_id, newer_id, relation, _confidence, _status in pending:
-            older, newer = self.write_for(older_id), self.write_for(newer_id)
+        for conflict in pending:
+            older, newer = self.write_for(conflict.older), self.write_for(conflict.newer)
             if older is not None and newer is not None:
                 cls = pair_class(older, newer)
                 classes[cls] += 1
                 queued.append((older, newer, cls))
-            relations[relation] += 1
+            relations[conflict.relation] += 1
         return {
             "pending_conflicts_per_100_writes": round(100 * len(pending) / len(self.store.writes), 2),
             "conflicts_different_subject_share": _share(classes[DIFFERENT_SUBJECT], len(pending)),
             "conflicts_different_attribute_share": _share(classes[DIFFERENT_ATTRIBUTE], len(pending)),
+            # The issue's "about one subject and attribute": neither of the two above.
+            "conflicts_same_slot_share": _share(
+                len(pending) - classes[DIFFERENT_SUBJECT] - classes[DIFFERENT_ATTRIBUTE], len(pending)
+            ),
             "conflicts_by_class": _by_class(classes),
             "conflicts_by_relation": dict(relations.most_common()),
+            "queue_shape": queue_shape(pending, writes=len(self.store.writes), slot_column=self.outcome.slot_column),
             # Pairs that should never be in the queue (R-H7) first.
             "conflict_examples": _diverse(queued, CONFLICT_EXAMPLES, self.example),
         }
@@ -648,13 +239,13 @@ class _Scoring:
             "queued": outcomes["queued"],
             "no_action": outcomes["no_action"],
             "superseded": sum(1 for state in self.outcome.state.values() if state == "superseded"),
-            "pending_conflicts": sum(1 for conflict in self.outcome.conflicts if conflict[4] == "pending"),
+            "pending_conflicts": len(self.outcome.pending),
             "tasks": dict(sorted(self.outcome.tasks.items())),
             "supersede_links": dict(sorted(self.outcome.link_origins.items())),
         }
 
 
-def score(store: Store, posted: _Posted, outcome: _StoreAfterRun) -> dict[str, Any]:
+def score(store: Store, posted: Posted, outcome: StoreAfterRun) -> dict[str, Any]:
     """The metrics of one run (described in ``bench/hygiene_store.py``)."""
     scoring = _Scoring(store, posted, outcome)
     return {
@@ -708,6 +299,18 @@ def _examples(items: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def queue_shape_lines(shape: dict[str, Any]) -> list[str]:
+    """The decisions a person faces and R-H9, as the reports print them."""
+    joined = "shared memories and slot keys" if shape["grouped_by_slot"] else "shared memories (no slot column)"
+    return [
+        f"Decisions a person faces: {shape['groups']} conflict groups "
+        f"({shape['groups_per_100_writes']} per 100 writes; largest {shape['largest_group']} conflicts; "
+        f"joined through {joined})",
+        f"R-H9: {shape['memories_newer_in_several']} memories are the newer side of more than one pending "
+        f"conflict; {shape['memories_in_several']} are in more than one at all",
+    ]
+
+
 def format_report(result: dict[str, Any]) -> str:
     counts, timings, store = result["counts"], result["timings"], result["store"]
     lines = [
@@ -735,9 +338,11 @@ def format_report(result: dict[str, Any]) -> str:
     lines += [
         f"Pending conflicts: {counts['pending_conflicts']} "
         f"({result['pending_conflicts_per_100_writes']} per 100 writes)",
-        f"  different subject: {_pct(result['conflicts_different_subject_share'])}, "
+        f"  about one subject and attribute: {_pct(result['conflicts_same_slot_share'])}; "
+        f"different subject: {_pct(result['conflicts_different_subject_share'])}, "
         f"different attribute: {_pct(result['conflicts_different_attribute_share'])}",
         "  by class: " + _listing(result["conflicts_by_class"]),
+        *queue_shape_lines(result["queue_shape"]),
         f"Judge agreement with the ground truth: {_pct(result['judge_agreement'])} of {counts['judgments']} judgments",
     ]
     for cls, relations in result["judgments_by_class"].items():

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memories.embedding import get_embedder
 from review.evaluation.pairs import EXTERNAL_DEFAULT, evaluate_pairs
+
+CHAT_STORES = ("own", "longmemeval")
 
 
 class Command(BaseCommand):
@@ -16,18 +17,55 @@ class Command(BaseCommand):
         "out of source on the labelled pairs and on the external LongMemEval set, what auto-"
         "resolution does at the default threshold (share resolved, wrongful retirements), for "
         "the first model alone and the current guarded judge; similar_existing's and recall's ranking "
-        "on update chains (the external set and the project's own); then a whole-store run through the "
-        "real API and worker. Prints a readable report; --json adds the figures as JSON."
+        "on update chains (the external set and the project's own); then whole-store runs through the "
+        "real API and worker: the short-fact store, the project's own chat histories and LongMemEval's "
+        "chat turns. Prints a readable report; --json adds the figures as JSON."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--external", type=Path, default=EXTERNAL_DEFAULT, help="LongMemEval ku.jsonl.")
         parser.add_argument("--skip-pairs", action="store_true", help="No judging of the labelled pairs.")
-        parser.add_argument("--skip-store", action="store_true", help="No whole-store run through the API.")
+        parser.add_argument(
+            "--skip-store", action="store_true", help="No whole-store run through the API (short facts or chat)."
+        )
         parser.add_argument(
             "--skip-retrieval", action="store_true", help="No similar_existing / recall run on update chains."
         )
-        parser.add_argument("--store-size", type=int, default=2400, help="Writes of the whole-store run.")
+        parser.add_argument("--skip-chat", action="store_true", help="No whole-store runs on chat text.")
+        parser.add_argument(
+            "--chat-only",
+            action="store_true",
+            help="Only the whole-store runs on chat text (no pairs, no retrieval, no short-fact store).",
+        )
+        parser.add_argument(
+            "--chat-stores",
+            nargs="+",
+            choices=CHAT_STORES,
+            default=list(CHAT_STORES),
+            help="Which chat stores to run: the project's own chat histories, LongMemEval (default both).",
+        )
+        parser.add_argument(
+            "--chat-users", type=int, default=2, help="Users (histories) of the own chat store (default 2)."
+        )
+        parser.add_argument("--store-size", type=int, default=2400, help="Writes of the short-fact store run.")
+        parser.add_argument(
+            "--drain-timeout",
+            type=float,
+            default=1800.0,
+            help="Seconds a whole-store run waits for the hygiene queue after its writes (default 1800).",
+        )
+        parser.add_argument(
+            "--keep-outcomes",
+            type=Path,
+            metavar="DIR",
+            help="Keep each chat run's raw outcome in DIR (<store>.outcome.json) for --rescore-from.",
+        )
+        parser.add_argument(
+            "--rescore-from",
+            type=Path,
+            metavar="DIR",
+            help="Score the chat stores' outcomes kept in DIR again instead of running them.",
+        )
         parser.add_argument("--json", type=Path, help="Also write every figure to this JSON file.")
 
     def handle(
@@ -37,10 +75,27 @@ class Command(BaseCommand):
         skip_pairs: bool,
         skip_store: bool,
         skip_retrieval: bool,
+        skip_chat: bool,
+        chat_only: bool,
+        chat_stores: list[str],
+        chat_users: int,
         store_size: int,
+        drain_timeout: float,
+        keep_outcomes: Path | None,
+        rescore_from: Path | None,
         json: Path | None,
         **options: Any,
     ) -> None:
+        if rescore_from is not None and keep_outcomes is not None:
+            raise CommandError("--rescore-from reads kept outcomes: it cannot be combined with --keep-outcomes.")
+        if chat_only and (skip_chat or skip_store):
+            raise CommandError(
+                "--chat-only runs only the chat stores: it cannot be combined with --skip-chat or --skip-store."
+            )
+        if chat_users < 1:
+            raise CommandError("--chat-users must be at least 1.")
+        if chat_only:
+            skip_pairs = skip_retrieval = True
         if not external.exists():
             self.stderr.write(f"No external set at {external}; only the project's own sets are evaluated.")
         report: dict[str, Any] = {}
@@ -56,17 +111,62 @@ class Command(BaseCommand):
             )
             report["retrieval"] = run_retrieval(external if external.exists() else None, progress=self.stdout.write)
             self.stdout.write(render_retrieval(report["retrieval"]))
-        if not skip_store:
-            from review.evaluation.whole_store import run_whole_store
+        if not skip_store and not chat_only:
+            from review.evaluation.whole_store import format_report, run_whole_store
 
             self.stdout.write(f"\nWhole-store run: {store_size} undeclared writes through the API, worker on…")
-            report["store"] = run_whole_store(size=store_size)
-            self.stdout.write(render_store(report["store"]))
+            report["store"] = run_whole_store(size=store_size, drain_timeout=drain_timeout)
+            self.stdout.write(format_report(report["store"]))
+        if not skip_store and not skip_chat:
+            report["chat_stores"] = self._chat_runs(
+                chat_stores, chat_users, external, drain_timeout, keep=keep_outcomes, rescore=rescore_from
+            )
+        if "store" in report or report.get("chat_stores"):
+            self.stdout.write(render_store_summary(report))
         if json is not None:
             import json as json_module
 
             json.write_text(json_module.dumps(report, indent=1, default=str) + "\n")
             self.stdout.write(f"\nWrote {json}.")
+
+    def _chat_runs(
+        self,
+        chosen: list[str],
+        users: int,
+        external: Path,
+        drain_timeout: float,
+        *,
+        keep: Path | None,
+        rescore: Path | None,
+    ) -> dict[str, Any]:
+        from review.evaluation.chat_run import format_chat_report, rescore_chat, run_chat_store
+        from review.evaluation.chat_store import longmemeval_store, own_chat_store
+
+        results: dict[str, Any] = {}
+        for name in CHAT_STORES:
+            if name not in chosen:
+                continue
+            if name == "longmemeval" and not external.exists():
+                self.stderr.write("No LongMemEval whole-store run: the external set is missing.")
+                continue
+            store = own_chat_store(users=users) if name == "own" else longmemeval_store(external)
+            if rescore is not None:
+                self.stdout.write(f"\nScoring the kept outcome of the run on {store.name} again…")
+                results[name] = rescore_chat(store, rescore / f"{name}.outcome.json")
+            else:
+                self.stdout.write(
+                    f"\nWhole-store run on chat text ({store.name}): {len(store.writes)} undeclared writes "
+                    f"by {len(store.owners)} user(s) through the API, worker on…"
+                )
+                if keep is not None:
+                    keep.mkdir(parents=True, exist_ok=True)
+                results[name] = run_chat_store(
+                    store,
+                    drain_timeout=drain_timeout,
+                    keep_outcome=None if keep is None else keep / f"{name}.outcome.json",
+                )
+            self.stdout.write(format_chat_report(results[name]))
+        return results
 
 
 RELATIONS = ("duplicate", "supersedes", "complementary", "contradicts", "unrelated")
@@ -132,5 +232,59 @@ def render_pairs(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_store(store: dict[str, Any]) -> str:
-    return json.dumps(store, indent=1, default=str)
+def _percent(share: float | None) -> str:
+    return "n/a" if share is None else f"{100 * share:.1f}%"
+
+
+def _summary_cells(result: dict[str, Any]) -> dict[str, str]:
+    """One whole-store run's column of the summary (the short-fact run has no chains: "-")."""
+    counts, shape = result["counts"], result["queue_shape"]
+    share = result.get("conflicts_naming_real_pair_share")
+    return {
+        "writes": str(counts["writes"]),
+        "wrongful": f"{result['wrongful_retirements']} of {counts['superseded']}",
+        "pending": f"{counts['pending_conflicts']} ({result['pending_conflicts_per_100_writes']})",
+        "real": "-"
+        if "conflicts_naming_real_pair" not in result
+        else f"{result['conflicts_naming_real_pair']} ({_percent(share)})",
+        "same_slot": "-"
+        if "conflicts_same_slot_share" not in result
+        else _percent(result["conflicts_same_slot_share"]),
+        "groups": f"{shape['groups']} ({shape['groups_per_100_writes']})",
+        "rh9": f"{shape['memories_newer_in_several']} / {shape['memories_in_several']}",
+        "updates": "-"
+        if "real_updates" not in result
+        else f"{result['real_updates_auto_resolved']} / {result['real_updates_queued']} of {result['real_updates']}",
+        "time": f"{result['timings'].get('total_seconds', 0):.0f}s",
+    }
+
+
+SUMMARY_FIGURES = (
+    ("writes", "writes"),
+    ("wrongful", "wrongful retirements (of all retirements)"),
+    ("pending", "pending conflicts (per 100 writes)"),
+    ("real", "conflicts naming a real update or restatement"),
+    ("same_slot", "conflicts about one subject and attribute (short facts)"),
+    ("groups", "conflict groups: decisions (per 100 writes)"),
+    ("rh9", "memories newer in >1 pending conflict / in >1 at all"),
+    ("updates", "real updates resolved / queued"),
+    ("time", "run time"),
+)
+
+
+def render_store_summary(report: dict[str, Any]) -> str:
+    """The whole-store runs side by side: the figures issue 31 sets targets for."""
+    columns: list[tuple[str, dict[str, str]]] = []
+    if "store" in report:
+        columns.append(("short facts", _summary_cells(report["store"])))
+    names = {"own": "own chat", "longmemeval": "LongMemEval"}
+    columns += [(names[name], _summary_cells(result)) for name, result in report.get("chat_stores", {}).items()]
+    lines = [
+        "",
+        "Whole-store runs",
+        "",
+        "| figure | " + " | ".join(name for name, _ in columns) + " |",
+        "| --- | " + " | ".join("---:" for _ in columns) + " |",
+    ]
+    lines += [f"| {label} | " + " | ".join(cells[key] for _, cells in columns) + " |" for key, label in SUMMARY_FIGURES]
+    return "\n".join(lines)
