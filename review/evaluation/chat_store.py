@@ -34,6 +34,7 @@ from pathlib import Path
 
 from review.evaluation.chat_histories import DEFAULT_SEED as HISTORY_SEED
 from review.evaluation.chat_histories import chat_history
+from review.evaluation.chat_restated import restated_chains
 from review.evaluation.store import normalized
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,8 +194,9 @@ def own_chat_store(
     chains_per_user: int | None = None,
     others_per_user: int | None = None,
 ) -> ChatStore:
-    """``users`` users, user ``k`` the history of ``seed + k`` (about 2,160 turns each: 80 chains,
-    96 near turns, about 1,900 distractors), interleaved into one writing order.
+    """``users`` users, user ``k`` the history of ``seed + k`` (about 2,230 turns each: 80 chains
+    updated in other words, 36 restated in the same words with a new value, 96 near turns,
+    about 1,900 distractors), interleaved into one writing order.
 
     ``chains_per_user`` / ``others_per_user`` keep only the first chains of each history (and the
     near turns of those) and the first other turns in its order: a small store for tests."""
@@ -206,7 +208,7 @@ def own_chat_store(
     ]
     return _interleaved(
         f"own chat histories ({users} user{'s' if users > 1 else ''})",
-        f"review.evaluation.chat_histories, seeds {seed}..{seed + users - 1}",
+        f"review.evaluation.chat_histories and chat_restated, seeds {seed}..{seed + users - 1}",
         streams,
     )
 
@@ -227,6 +229,10 @@ def _user_stream(
     chain's predecessor at a random place and its update ``gaps[0]`` to ``gaps[1]`` turns later."""
     history = chat_history(seed)
     chains = history.chains[:chains_kept] if chains_kept is not None else history.chains
+    if chains_kept is None:
+        # The second kind of chat update: the fact restated in its own words with a new value
+        # (review.evaluation.chat_restated), after the histories' updates in other words.
+        chains = (*chains, *restated_chains(seed))
     predecessors = {chain.predecessor for chain in history.chains}
     texts_seen: set[str] = set()
     for chain in chains:
