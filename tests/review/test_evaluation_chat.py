@@ -6,12 +6,14 @@ goes end to end through gunicorn and a real worker; the full runs are ``./zm eva
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from review.evaluation.chat_histories import chat_histories, chat_history
+from review.evaluation.chat_restated import RESTATED, restated_chains
 from review.evaluation.chat_run import format_chat_report, rescore_chat, run_chat_store, score_chat
 from review.evaluation.chat_store import (
     CHAIN_TURN,
@@ -65,8 +67,9 @@ def test_the_own_store_is_deterministic_and_each_seed_its_own(own):
 def test_the_own_store_is_thousands_of_turns_of_two_users_with_their_chains(own):
     summary = own.summary()
     assert own.owners == ("chat-user-1", "chat-user-2")
-    assert summary["chains"] == 160
-    assert summary["chain_turns"] == 320
+    # Per user: 80 chains updated in other words and 36 restated in the same words.
+    assert summary["chains"] == 2 * (80 + len(RESTATED))
+    assert summary["chain_turns"] == 2 * summary["chains"]
     assert summary["near_turns"] == 192
     assert summary["writes"] == summary["chain_turns"] + summary["near_turns"] + summary["distractors"]
     assert summary["writes"] > 4000
@@ -81,7 +84,7 @@ def test_every_predecessor_comes_before_its_update_at_a_distance(own):
     for write in own.writes:
         if write.role == CHAIN_TURN:
             turns.setdefault(write.chain or "", []).append(write)
-    assert len(turns) == 160
+    assert len(turns) == 2 * (80 + len(RESTATED))
     by_owner = {owner: [write.index for write in own.writes if write.owner == owner] for owner in own.owners}
     for chain, (predecessor, update) in turns.items():
         assert (predecessor.step, update.step) == (0, 1), chain
@@ -380,3 +383,25 @@ def test_eval_prints_the_whole_store_runs_side_by_side():
     assert "| memories newer in >1 pending conflict / in >1 at all | 1 / 2 | 1 / 2 |" in table
     assert "| real updates resolved / queued | - | 1 / 1 of 3 |" in table
     assert "| run time | 250s | 61s |" in table
+
+
+def test_a_users_background_sentences_never_change_their_values():
+    """One user's life stays true: a template's filling repeats word for word, so two turns never
+    state two values of a background fact (only the chains change a fact)."""
+    from review.evaluation.chat_histories import _TOPICS, _Writer
+
+    writer = _Writer(random.Random(5))
+    topic = next(t for t in _TOPICS if t.contexts)
+    filled = {template: {writer._fill(template, topic) for _ in range(20)} for template in topic.contexts}
+    assert all(len(fills) == 1 for fills in filled.values())
+
+
+def test_restated_chains_state_the_fact_in_their_own_words_with_a_new_value():
+    chains = restated_chains(3)
+    assert len(chains) == len(RESTATED)
+    for chain, (_topic, old, new, question) in zip(chains, RESTATED, strict=True):
+        # A turn may be typed all in lower case (as some people do).
+        assert old.lower().rstrip(".") in chain.predecessor.lower()
+        assert new.lower().rstrip(".") in chain.update.lower()
+        assert chain.question == question
+    assert restated_chains(3) == chains
