@@ -48,13 +48,17 @@ def may_act(structure: Structure) -> bool:
     one reworded that swaps no name. Anything else — a long, many-topic message whose shared
     sentence is only a guess, a reworded pair the structure cannot align — is neither retired nor
     queued; the writer still sees it in ``similar_existing`` and can declare."""
-    if structure.loop_older:
-        return structure.subject == SAME or (
-            structure.best_overlap >= 0.5 and not structure.swapped_names and structure.attribute != DIFFERENT
-        )
     if structure.restated:
         return True
-    if not (structure.stated and structure.same_slot):
+    if structure.loop_older:
+        # An open loop is disputed by its outcome, or by the same loop written again; a fact
+        # about the same ticket that answers nothing ("what is the root cause of OPS-4502?" /
+        # "OPS-4502 is assigned to Elena") is another fact beside it.
+        # The outcome must name its loop, the same loop as the structure reads it ("Task: fix the
+        # invoice address for Bluefin" is not closed by "Done: scheduled a review with Bluefin");
+        # a loop written again is a plain slot of two loops.
+        return structure.subject == SAME and (structure.loop_outcome or (structure.loop_newer and structure.same_slot))
+    if not (structure.stated and structure.same_slot and structure.subjects_named):
         return False
     if structure.sentences == 1 or structure.anchored:
         return True

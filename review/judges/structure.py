@@ -497,6 +497,12 @@ class Structure:
     # Content words of the shorter fact sentence: a fragment ("2 = Not very effective") names no
     # subject to dispute.
     fact_words: int = 0
+    # Both fact sentences name a subject before their predicate. "Sent Tomas the photos" and
+    # "Wrote the FAQ entry for the Team tier today" report events, each true on its own: no
+    # slot holds them, so two of them never dispute one.
+    subjects_named: bool = True
+    # The newer statement is an open loop too (a task or an open question).
+    loop_newer: bool = False
 
     @property
     def same_slot(self) -> bool:
@@ -688,7 +694,22 @@ def analyse(older: str, newer: str, kind_older: str = "fact", kind_newer: str = 
         sentences=max(len(_sentence_profiles(older)), len(_sentence_profiles(newer))),
         typed_change=typed,
         fact_words=min(len(_content_stems(fact.older)), len(_content_stems(fact.newer))),
+        subjects_named=_names_a_subject(fact.older) and _names_a_subject(fact.newer),
+        loop_newer=kind_newer in LOOP_KINDS,
     )
+
+
+def _names_a_subject(tokens: list[Token]) -> bool:
+    """Whether the sentence does not open with its main predicate (a pronoun counts: "I've
+    added 17 postcards" is about the writer)."""
+    predicate = _predicate_index(tokens)
+    if predicate is None:
+        return True  # no predicate found: nothing says the sentence lacks a subject
+    # "Done: got the camper washed" opens with a label, not a subject.
+    return any(token.low not in LABELS and token.low not in _REPORT_LABELS for token in tokens[:predicate])
+
+
+_REPORT_LABELS = _words("done completed finished dropped cancelled")
 
 
 NUMBER_WORDS = _words(
