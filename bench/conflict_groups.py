@@ -9,8 +9,8 @@ shared memories. It times, as that owner (so the visibility rule's joins are in 
 
 * ``conflict_groups`` — the selector, one query over every pending conflict plus the grouping;
 * the first page of ``GET /api/v1/conflicts/`` (50 groups) — what a moderator's tool reads;
-* the first page as one item per conflict, the query the pending listing ran before groups
-  (``conflict_list``, 51 rows by the cursor's LIMIT) — the "before".
+* the first page as one item per conflict, as the pending listing answered before groups (the
+  cursor page of ``conflict_list``, serialized and rendered) — the "before".
 
 It prints the median and p95 of ``--repeat`` runs per figure, and the queries each took.
 """
@@ -127,10 +127,14 @@ def measure(size: int, repeat: int) -> None:
     setup_django(fresh=True, database="zm_bench_groups")
     from django.conf import settings
     from django.contrib.auth.models import User
-    from rest_framework.test import APIClient
+    from rest_framework.renderers import JSONRenderer
+    from rest_framework.request import Request
+    from rest_framework.test import APIClient, APIRequestFactory
 
+    from review.api.serializers import ConflictSerializer
+    from review.api.views import ConflictPagination
     from review.models import ConflictStatus
-    from review.selectors import conflict_groups, conflict_list
+    from review.selectors import conflict_groups, conflict_list, visible_stale_versions
 
     settings.ALLOWED_HOSTS = ["*"]
     owner, groups = build(size)
@@ -145,13 +149,24 @@ def measure(size: int, repeat: int) -> None:
     def selector() -> None:
         conflict_groups(user=owner)
 
+    factory = APIRequestFactory()
+
     def before() -> None:
-        list(conflict_list(user=owner, status=ConflictStatus.PENDING).order_by("-opened_at", "-id")[:51])
+        # The pending listing as it answered before groups, on the same queue: the cursor page of
+        # conflict_list, serialized and rendered (the request stack aside, a few ms).
+        request = Request(factory.get("/api/v1/conflicts/"))
+        paginator = ConflictPagination()
+        page = paginator.paginate_queryset(conflict_list(user=owner, status=ConflictStatus.PENDING), request)
+        assert page is not None
+        context = {"visible_stale": visible_stale_versions(owner, page)}
+        JSONRenderer().render(
+            {"results": ConflictSerializer(page, many=True, context=context).data, "next": paginator.get_next_link()}
+        )
 
     for name, call in (
         ("conflict_groups (the selector)", selector),
         ("GET /conflicts/ first page, groups", page),
-        ("before: first page per conflict", before),
+        ("before: first page, per conflict", before),
     ):
         p50, p95, queries = timed(call, repeat)
         print(f"{size:>8,} {groups:>7,}  {name:<34} {p50:>8.1f} {p95:>8.1f} {queries:>8}", flush=True)
