@@ -37,6 +37,7 @@ from review.evaluation.harness import (
     PlannedWrite,
     Posted,
     StoreAfterRun,
+    run_counts,
     run_through_api,
 )
 from review.evaluation.queue_shape import queue_shape
@@ -223,21 +224,7 @@ class _ChatScoring:
         }
 
     def counts(self) -> dict[str, Any]:
-        outcomes = Counter(result for _relation, _confidence, result in self.outcome.judgments.values())
-        writes = len(self.store.writes)
-        return {
-            "writes": writes,
-            "created": len(self.posted.created),
-            "absorbed": writes - len(self.posted.created),
-            "judgments": len(self.outcome.judgments),
-            "auto_resolved": outcomes["auto_resolved"],
-            "queued": outcomes["queued"],
-            "no_action": outcomes["no_action"],
-            "superseded": sum(1 for state in self.outcome.state.values() if state == "superseded"),
-            "pending_conflicts": len(self.outcome.pending),
-            "tasks": dict(sorted(self.outcome.tasks.items())),
-            "supersede_links": dict(sorted(self.outcome.link_origins.items())),
-        }
+        return run_counts(len(self.store.writes), self.posted, self.outcome)
 
 
 def score_chat(store: ChatStore, posted: Posted, outcome: StoreAfterRun) -> dict[str, Any]:

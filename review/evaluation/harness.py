@@ -445,6 +445,24 @@ class ApiRun:
         )
 
 
+def run_counts(writes: int, posted: Posted, outcome: StoreAfterRun) -> dict[str, Any]:
+    """What a whole-store run wrote and what hygiene did, counted alike for every store."""
+    outcomes = Counter(result for _relation, _confidence, result in outcome.judgments.values())
+    return {
+        "writes": writes,
+        "created": len(posted.created),
+        "absorbed": writes - len(posted.created),
+        "judgments": len(outcome.judgments),
+        "auto_resolved": outcomes["auto_resolved"],
+        "queued": outcomes["queued"],
+        "no_action": outcomes["no_action"],
+        "superseded": sum(1 for state in outcome.state.values() if state == "superseded"),
+        "pending_conflicts": len(outcome.pending),
+        "tasks": dict(sorted(outcome.tasks.items())),
+        "supersede_links": dict(sorted(outcome.link_origins.items())),
+    }
+
+
 def progress_bar(iterable: Any, *, enabled: bool, **options: Any) -> Any:
     if not enabled:
         return iterable
