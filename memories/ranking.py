@@ -49,7 +49,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,8 +85,11 @@ FIRST_K = 30
 DISTINCT_TOP = 3
 DISTINCT_WEIGHT = 20.0
 # How many sentence rows always hold a vector's DISTINCT_TOP nearest memories: no memory has
-# more than MAX_SENTENCES of them.
+# more than MAX_SENTENCES of them (the exact scan keeps that many).
 SENTENCE_ROWS_KEPT = DISTINCT_TOP * MAX_SENTENCES
+# How many the index search keeps: enough when they hold DISTINCT_TOP memories (the rows after
+# them are farther than all of those), and each kept row costs a probe of its memory.
+SENTENCE_ROWS_SEARCHED = 4 * DISTINCT_TOP
 # hnsw.ef_search for the sentence side's searches (every connection carries 400, for recall's
 # vector side): the nearest three memories of a sentence need a shallower walk, and the
 # iterative scan goes on past it when the scope's filter holds rows back. At 40 the nearest
@@ -385,12 +388,13 @@ class CompiledParts:
 
 @dataclass(frozen=True)
 class NeighbourScope:
-    """What ``sentence_neighbours`` searches, as SQL: each part's nearest DISTINCT_TOP memories
-    to ``zm_q.v`` by whole-text vector — ``indexed`` ordered as the HNSW index serves, ``exact``
-    ordered so it cannot — and ``ids``, the ids of the parts' memories (one relation)."""
+    """What ``sentence_neighbours`` searches, as SQL: the nearest DISTINCT_TOP memories to
+    ``zm_q.v`` by whole-text vector — ``indexed``, all parts at once, ordered as the HNSW index
+    serves; ``exact``, each part's, ordered so it cannot — and ``ids``, the ids of the parts'
+    memories (one relation)."""
 
     alias: str
-    indexed: tuple[tuple[str, tuple[Any, ...]], ...]
+    indexed: tuple[str, tuple[Any, ...]]
     exact: tuple[tuple[str, tuple[Any, ...]], ...]
     ids: tuple[str, tuple[Any, ...]]
 
@@ -411,15 +415,16 @@ def _nearest_indexed(part: QuerySet[Memory], query_vector: str, k: int) -> tuple
 
 def neighbour_scope(parts: Sequence[QuerySet[Memory]]) -> NeighbourScope:
     """``parts`` compiled for ``sentence_neighbours``."""
-    # The ids as one relation, not a union of the parts: the search probes each sentence row's
-    # memory by its key and tests the conditions there, where a union was materialised and
-    # scanned whole for every row (bench/longtext.py, the plans).
-    ids = _sql(functools.reduce(operator.or_, parts).values("id"))
+    # The parts as one relation, not a union: an index search tests each row it meets against
+    # all their conditions at once (one walk, not one per part), and the sentence search probes
+    # each sentence row's memory by its key, where a union was materialised and scanned whole
+    # for every row (bench/longtext.py, the plans).
+    scope = functools.reduce(operator.or_, parts)
     return NeighbourScope(
         alias=parts[0].db,
-        indexed=tuple(_nearest_indexed(part, "zm_q.v", DISTINCT_TOP) for part in parts),
+        indexed=_nearest_indexed(scope, "zm_q.v", DISTINCT_TOP),
         exact=tuple(_nearest(part, "zm_q.v", DISTINCT_TOP) for part in parts),
-        ids=ids,
+        ids=_sql(scope.values("id")),
     )
 
 
@@ -642,15 +647,16 @@ _QUERY_VECTORS = (
 
 
 def _neighbour_sql(scope: NeighbourScope, *, whole: bool, sentence_rows: bool, exact: bool) -> tuple[str, list[Any]]:
-    """SQL of (i, part, memory id, distance) for each query vector (i, v) of zm_qs: each part's
-    DISTINCT_TOP nearest memories by whole-text vector (``whole``; part numbered from 1) and
-    the SENTENCE_ROWS_KEPT nearest sentence rows of the scope (part 0), ordered as the HNSW
-    indexes serve or (``exact``) so they cannot; with the parameters after zm_qs's."""
+    """SQL of (i, part, memory id, distance) for each query vector (i, v) of zm_qs: the nearest
+    DISTINCT_TOP memories by whole-text vector (``whole``; part 1, or each part numbered from 1
+    when ``exact``) and the nearest sentence rows of the scope (part 0), SENTENCE_ROWS_SEARCHED
+    of them ordered as the HNSW indexes serve or (``exact``) SENTENCE_ROWS_KEPT ordered so they
+    cannot; with the parameters after zm_qs's."""
     params: list[Any] = []
     branches = []
     if whole:
         parts = []
-        for number, (sql, part_params) in enumerate(scope.exact if exact else scope.indexed, start=1):
+        for number, (sql, part_params) in enumerate(scope.exact if exact else [scope.indexed], start=1):
             parts.append(f"SELECT {number} AS part, id, distance FROM ({sql}) p{number}")
             params.extend(part_params)
         union = " UNION ALL ".join(parts)
@@ -658,11 +664,16 @@ def _neighbour_sql(scope: NeighbourScope, *, whole: bool, sentence_rows: bool, e
     if sentence_rows:
         ids_sql, ids_params = scope.ids
         params.extend(ids_params)
-        order = "distance, id" if exact else "embedding <=> zm_q.v"
+        # Exact: "+ 0", an expression no index serves. "ORDER BY distance, id" alone is not
+        # enough: the planner serves the distance from the HNSW index and sorts each run of
+        # equal distances by id (an incremental sort), as soon as the index looks cheap.
+        distance, order, limit = "embedding <=> zm_q.v", "distance", SENTENCE_ROWS_SEARCHED
+        if exact:
+            distance, order, limit = "(embedding <=> zm_q.v) + 0", "distance, id", SENTENCE_ROWS_KEPT
         branches.append(
             "SELECT zm_q.i, 0 AS part, s.memory_id, s.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
-            f"(SELECT memory_id, embedding <=> zm_q.v AS distance FROM {MemorySentence._meta.db_table} "
-            f"WHERE memory_id IN ({ids_sql}) ORDER BY {order} LIMIT {SENTENCE_ROWS_KEPT}) s"
+            f"(SELECT memory_id, {distance} AS distance FROM {MemorySentence._meta.db_table} "
+            f"WHERE memory_id IN ({ids_sql}) ORDER BY {order} LIMIT {limit}) s"
         )
     return f"WITH {_QUERY_VECTORS} {' UNION ALL '.join(branches)}", params
 
@@ -693,40 +704,61 @@ def sentence_neighbours(
     whole: bool = True,
     sentence_rows: bool = True,
 ) -> list[list[tuple[str, float]]]:
-    """For each query vector, the rows ``distinct_from`` weighs, as (memory pk, distance): each
-    part's DISTINCT_TOP nearest memories by whole-text vector (``whole``) and the
-    SENTENCE_ROWS_KEPT nearest sentence rows of the scope's memories (``sentence_rows``), which
-    always hold its DISTINCT_TOP nearest memories. In one statement.
+    """For each query vector, the rows ``distinct_from`` weighs, as (memory pk, distance): the
+    DISTINCT_TOP nearest memories by whole-text vector (``whole``) and nearest sentence rows of
+    the scope's memories (``sentence_rows``) holding its DISTINCT_TOP nearest memories. In one
+    statement.
 
     The searches are shaped for the HNSW indexes (memory_embedding_hnsw_idx,
-    memory_sentence_hnsw_idx), which the planner takes where the scope is large; a small part
+    memory_sentence_hnsw_idx), which the planner takes where the scope is large; a small scope
     is scanned exactly. An index search walks on (iterative scan) until the scope's conditions
-    let enough rows through, and gives up after hnsw.max_scan_tuples: if any list comes back
-    short — the scope has fewer rows, or the search gave up — the statement is run again as an
-    exact scan, so the scope's conditions never cost a neighbour."""
+    let enough rows through, and gives up after hnsw.max_scan_tuples. If any list comes back
+    short — the scope has fewer rows, the search gave up, or its sentence rows hold fewer than
+    DISTINCT_TOP memories — the statement is run again as an exact scan, so the scope's
+    conditions never cost a neighbour."""
     if not whole and not sentence_rows:
         return [[] for _ in query_vectors]
-    vectors = [Vector._to_db(vector) for vector in query_vectors]
-    parts = len(scope.indexed)
-    for exact in (False, True):
-        sql, params = _neighbour_sql(scope, whole=whole, sentence_rows=sentence_rows, exact=exact)
-        with _neighbour_search(scope.alias), connections[scope.alias].cursor() as cursor:
-            cursor.execute(sql, [vectors, *_bound(params, bind or {})])
-            rows = cursor.fetchall()
-        found: list[list[tuple[str, float]]] = [[] for _ in query_vectors]
-        counts: dict[tuple[int, int], int] = {}
-        for i, part, pk, distance in rows:
-            found[i - 1].append((pk, float(distance)))
-            counts[(i, part)] = counts.get((i, part), 0) + 1
-        wanted = ([(0, SENTENCE_ROWS_KEPT)] if sentence_rows else []) + (
-            [(part, DISTINCT_TOP) for part in range(1, parts + 1)] if whole else []
-        )
-        short = any(
-            counts.get((i, part), 0) < enough for i in range(1, len(query_vectors) + 1) for part, enough in wanted
-        )
-        if not short:
-            break
+    found, short = _neighbours(scope, query_vectors, bind or {}, whole=whole, sentence_rows=sentence_rows, exact=False)
+    if short:
+        found, _ = _neighbours(scope, query_vectors, bind or {}, whole=whole, sentence_rows=sentence_rows, exact=True)
     return found
+
+
+def _neighbours(
+    scope: NeighbourScope,
+    query_vectors: Sequence[list[float]],
+    bind: Mapping[str, Any],
+    *,
+    whole: bool,
+    sentence_rows: bool,
+    exact: bool,
+) -> tuple[list[list[tuple[str, float]]], bool]:
+    """``sentence_neighbours``'s statement, through the indexes or exact; and whether a list came
+    back short."""
+    sql, params = _neighbour_sql(scope, whole=whole, sentence_rows=sentence_rows, exact=exact)
+    # The exact scan with the connection's settings: nothing there for the index to serve.
+    search = nullcontext() if exact else _neighbour_search(scope.alias)
+    with search, connections[scope.alias].cursor() as cursor:
+        cursor.execute(sql, [[Vector._to_db(vector) for vector in query_vectors], *_bound(params, bind)])
+        rows = cursor.fetchall()
+    found: list[list[tuple[str, float]]] = [[] for _ in query_vectors]
+    wholes = [0] * len(query_vectors)
+    kept = [0] * len(query_vectors)
+    held: list[set[str]] = [set() for _ in query_vectors]
+    for i, part, pk, distance in rows:
+        found[i - 1].append((pk, float(distance)))
+        if part:
+            wholes[i - 1] += 1
+        else:
+            kept[i - 1] += 1
+            held[i - 1].add(pk)
+    short = (whole and min(wholes) < DISTINCT_TOP) or (
+        sentence_rows
+        and any(
+            count < SENTENCE_ROWS_SEARCHED or len(ids) < DISTINCT_TOP for count, ids in zip(kept, held, strict=True)
+        )
+    )
+    return found, short
 
 
 def queryset_neighbours(

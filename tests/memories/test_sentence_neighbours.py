@@ -16,7 +16,7 @@ from memories.choices import State
 from memories.models import Memory
 from memories.ranking import (
     DISTINCT_TOP,
-    SENTENCE_ROWS_KEPT,
+    SENTENCE_ROWS_SEARCHED,
     _neighbour_sql,
     distinct_from,
     neighbour_scope,
@@ -106,7 +106,7 @@ def test_through_the_indexes_the_nearest_memories_of_each_sentence_are_the_exact
 
     found = sentence_neighbours(scope, [v.tolist() for v in query_vectors])
 
-    assert all(len([pk for pk, _ in rows_of]) >= SENTENCE_ROWS_KEPT for rows_of in found)
+    assert all(len(rows_of) >= SENTENCE_ROWS_SEARCHED + DISTINCT_TOP for rows_of in found)
     got = distinct_from(found)
     assert got == pytest.approx(_truth(rows, sentences_of, query_vectors), abs=1e-5)
     # Each sentence's first: the memory saying it at 0.9, standing out from its next two.
@@ -122,8 +122,9 @@ def test_a_search_short_of_its_rows_is_answered_by_the_exact_scan(alice, bob):
     query_vectors = [_unit(rng) for _ in range(2)]
     near_bob = {n: [_near(query_vectors[n % 2], 0.8, rng), _unit(rng)] for n in range(120)}
     _store(bob.user, [_near(query_vectors[n % 2], 0.7, rng) for n in range(120)], near_bob)
-    sentences_of = {n: [_unit(rng), _unit(rng), _unit(rng)] for n in range(10)}
-    sentences_of[4][0] = _near(query_vectors[0], 0.5, rng)
+    # Nine sentence rows: fewer than the SENTENCE_ROWS_SEARCHED a search through the index keeps.
+    sentences_of = {n: [_unit(rng), _unit(rng), _unit(rng)] for n in range(3)}
+    sentences_of[2][0] = _near(query_vectors[0], 0.5, rng)
     rows = _store(alice.user, [_unit(rng) for _ in range(10)], sentences_of)
     scope = _scope(alice.user)
     with connection.cursor() as cursor:
@@ -139,11 +140,11 @@ def test_a_search_short_of_its_rows_is_answered_by_the_exact_scan(alice, bob):
     assert "ORDER BY distance, id" not in searches[0]
     assert "ORDER BY distance, id" in searches[1]
     # Every sentence row of hers and her three nearest by whole text, for each query vector.
-    assert [len(rows_of) for rows_of in found] == [30 + DISTINCT_TOP] * 2
+    assert [len(rows_of) for rows_of in found] == [9 + DISTINCT_TOP] * 2
     assert all({pk for pk, _ in rows_of} <= {row.pk for row in rows} for rows_of in found)
     got = distinct_from(found)
     assert got == pytest.approx(_truth(rows, sentences_of, query_vectors), abs=1e-5)
-    assert rows[4].pk in got
+    assert rows[2].pk in got
 
 
 @pytest.mark.parametrize("steered", [False, True])
