@@ -19,6 +19,7 @@ each case is ranked twice, through the indexes as served and by the exact scan:
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 from collections.abc import Callable
@@ -69,11 +70,11 @@ def exactly(action: Callable[[], Any]) -> Any:
     def exact_only(*args: Any, **kwargs: Any) -> Any:
         return original(*args, **{**kwargs, "exact": True})
 
-    ranking._neighbour_sql = exact_only  # type: ignore[assignment]
+    ranking._neighbour_sql = exact_only
     try:
         return action()
     finally:
-        ranking._neighbour_sql = original  # type: ignore[assignment]
+        ranking._neighbour_sql = original
 
 
 def nearest_memories(rows: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -147,7 +148,7 @@ def measure(size: int, queries: int) -> dict[str, Any]:
         if not vectors:
             continue
         served = sentence_neighbours(scope, vectors)
-        exact = exactly(lambda vectors=vectors: sentence_neighbours(scope, vectors))
+        exact = exactly(functools.partial(sentence_neighbours, scope, vectors))
         for got, wanted in zip(served, exact, strict=True):
             truth = nearest_memories(wanted)
             third = truth[-1][1]
@@ -158,7 +159,7 @@ def measure(size: int, queries: int) -> dict[str, Any]:
     report["nearest 3 memories of each sentence"] = {"recall@3": found / kept, "sentences": kept // 3}
     print(f"  {size:,} nearest 3 memories of each sentence: recall@3 {found / kept:.4f}", flush=True)
 
-    cases = {
+    cases: dict[str, list[tuple[Callable[[], list[str]], str | None]]] = {
         "similar_existing, held-out chat turns": [(ranked(text), None) for text in held[:queries]],
         "similar_existing, own chat chains": [(ranked(c.update), ids[c.predecessor]) for c in chains],
         "recall with a held-out chat turn": [(recalled(text), None) for text in held[queries:]],
@@ -167,16 +168,20 @@ def measure(size: int, queries: int) -> dict[str, Any]:
     for name, runs in cases.items():
         served_hits, exact_hits, first_same, overlap = [0, 0, 0], [0, 0, 0], 0, 0.0
         for run, wanted in runs:
-            served = run()
-            exact = exactly(run)
-            first_same += served[:1] == exact[:1]
-            overlap += len(set(served) & set(exact)) / max(1, len(exact))
+            served_ids = run()
+            exact_ids = exactly(run)
+            first_same += served_ids[:1] == exact_ids[:1]
+            overlap += len(set(served_ids) & set(exact_ids)) / max(1, len(exact_ids))
             if wanted is not None:
                 for n, k in enumerate((1, 3, 10)):
-                    served_hits[n] += wanted in served[:k]
-                    exact_hits[n] += wanted in exact[:k]
+                    served_hits[n] += wanted in served_ids[:k]
+                    exact_hits[n] += wanted in exact_ids[:k]
         count = len(runs)
-        row = {"cases": count, "first entry the same": first_same / count, "overlap@10": overlap / count}
+        row: dict[str, Any] = {
+            "cases": count,
+            "first entry the same": first_same / count,
+            "overlap@10": overlap / count,
+        }
         if runs[0][1] is not None:
             row["hit@1/3/10, served"] = [h / count for h in served_hits]
             row["hit@1/3/10, exact"] = [h / count for h in exact_hits]
