@@ -3,6 +3,7 @@
     ./zm bench                      # both sizes, writes docs/performance.md and its chart
     ./zm bench --sizes 10000        # one size, quicker
     ./zm bench --peers              # unforget and mem0 side by side with ours (bench/peers.py)
+    ./zm bench --longtext           # chat turns against short notes (bench/longtext.py)
 
 For each size it clones a seeded store (bench/seed.py; seeded once, then reused), starts the
 production server exactly as ``./zm serve`` does (uvicorn, 2 workers, DEBUG off, pooled
@@ -633,9 +634,19 @@ def main() -> None:
 
         peers_main([arg for arg in sys.argv[1:] if arg != "--peers"])
         return
+    if "--longtext" in sys.argv[1:]:
+        from longtext import main as longtext_main
+
+        longtext_main([arg for arg in sys.argv[1:] if arg != "--longtext"])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--peers", action="store_true", help="the peers side by side instead (bench/peers.py; see --peers --help)"
+    )
+    parser.add_argument(
+        "--longtext",
+        action="store_true",
+        help="chat turns against short notes instead (bench/longtext.py; see --longtext --help)",
     )
     parser.add_argument("--sizes", default="10000,100000", help="comma-separated store sizes")
     parser.add_argument("--requests", type=int, default=300, help="timed requests per operation")

@@ -30,9 +30,14 @@ candidates (R-H1):
   (``weight_for``; measured by ``./zm eval`` on update chains). The lexical side reads the whole
   text, where the model reads only its first 256 word pieces.
 
-The ranking is exact under this definition — never an approximate index's guess. The sides
-are exact scans of the caller's rows; their lists are fused, and a threshold test (Fagin's)
-proves that no memory outside them can beat the last one kept (``fused_ranking``).
+The vector and lexical sides are exact scans of the caller's rows; their lists are fused, and a
+threshold test (Fagin's) proves that no memory outside them can beat the last one kept
+(``fused_ranking``). The sentence side's nearest vectors — each sentence's nearest three
+memories — are found through HNSW indexes once the caller's memories are many
+(``sentence_neighbours``): an exact scan of them all for every sentence of a long text cost
+254 ms per recall of a chat turn among 2,170 turns (issue 31), and the indexes find the same
+nearest three as the exact scan for 0.99 of sentences (bench/longtext_quality.py); where the
+index comes back short of the scope's rows, the exact scan answers.
 """
 
 from __future__ import annotations
@@ -43,12 +48,13 @@ import operator
 import re
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.postgres.search import SearchQuery
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from pgvector import Vector
@@ -78,6 +84,18 @@ FIRST_K = 30
 # memory standing above the mean of those counts (./zm eval's update chains, own sets).
 DISTINCT_TOP = 3
 DISTINCT_WEIGHT = 20.0
+# How many sentence rows always hold a vector's DISTINCT_TOP nearest memories: no memory has
+# more than MAX_SENTENCES of them (the exact scan keeps that many).
+SENTENCE_ROWS_KEPT = DISTINCT_TOP * MAX_SENTENCES
+# How many the index search keeps: enough when they hold DISTINCT_TOP memories (the rows after
+# them are farther than all of those), and each kept row costs a probe of its memory.
+SENTENCE_ROWS_SEARCHED = 4 * DISTINCT_TOP
+# hnsw.ef_search for the sentence side's searches (every connection carries 400, for recall's
+# vector side): the nearest three memories of a sentence need a shallower walk, and the
+# iterative scan goes on past it when the scope's filter holds rows back. At 40 the nearest
+# three memories were those of the exact scan for 0.99 of sentences (ties apart), as at 100
+# and 400, for a third of the time of 400 (bench/longtext_quality.py).
+NEIGHBOUR_EF_SEARCH = 40
 
 
 @dataclass(frozen=True)
@@ -303,13 +321,25 @@ def _sql(queryset: QuerySet[Any, Any]) -> tuple[str, tuple[Any, ...]]:
 
 def _lexical_sum(alias_sql: str, query: LexicalQuery) -> str:
     """SQL summing the BM25 contributions of the query's lexemes in ``alias_sql``'s vector
-    (parameters: the lexeme array, then the idf array)."""
+    (parameters: ``_lexical_params``).
+
+    Only the query's lexemes are unnested: ``setweight`` marks them and ``ts_filter`` keeps the
+    marked ones, both in C, so a row's other lexemes (forty in a chat turn) never become rows;
+    unnesting the whole vector and joining it cost 2.5 times as much per matching row, the
+    lexical side's whole cost beyond the index lookup (bench/longtext.py). The values are the
+    same: a stored vector's lexemes all have positions (to_tsvector), so none is lost by the
+    filter, and each keeps its positions."""
     tf = "coalesce(cardinality(s.positions), 1)"
     damping = f"{K1} * (1 - {B} + {B} * length({alias_sql}) / {float(query.average_lexemes)})"
     return (
-        f"(SELECT sum(q.idf * {tf} * {K1 + 1} / ({tf} + {damping})) FROM unnest({alias_sql}) s "
-        "JOIN unnest(%s::text[], %s::float8[]) AS q(lexeme, idf) ON q.lexeme = s.lexeme)"
+        f"(SELECT sum((%s::float8[])[array_position(%s::text[], s.lexeme)] * {tf} * {K1 + 1} / ({tf} + {damping})) "
+        f"FROM unnest(ts_filter(setweight({alias_sql}, 'A', %s::text[]), '{{a}}')) s)"
     )
+
+
+def _lexical_params(query: LexicalQuery) -> list[Any]:
+    """``_lexical_sum``'s parameters."""
+    return [list(query.idfs), list(query.lexemes), list(query.lexemes)]
 
 
 def lexical_scores(
@@ -329,7 +359,7 @@ def lexical_scores(
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     with connections[memories.db].cursor() as cursor:
-        cursor.execute(sql, [list(query.lexemes), list(query.idfs), query.self_score, *scope_params])
+        cursor.execute(sql, [*_lexical_params(query), query.self_score, *scope_params])
         return {pk: float(score) for pk, score in cursor.fetchall()}
 
 
@@ -350,10 +380,23 @@ class CompiledParts:
     k: int
     vector: tuple[tuple[str, tuple[Any, ...]], ...]
     text: tuple[str, tuple[Any, ...]] | None
-    # The sentence side (``_distinct_ctes``): each part's nearest DISTINCT_TOP rows to one query
-    # vector ``zm_q.v`` (a LATERAL join supplies it), and each part's ids, for sentence rows.
-    nearest_each: tuple[tuple[str, tuple[Any, ...]], ...]
-    ids: tuple[tuple[str, tuple[Any, ...]], ...]
+    # The sentence side (``sentence_neighbours``): each part's nearest DISTINCT_TOP rows to one
+    # query vector ``zm_q.v`` (a LATERAL join supplies it), shaped for the HNSW index and
+    # exact; and the ids of all parts, as one scan (its rows are probed one by one).
+    neighbours: NeighbourScope
+
+
+@dataclass(frozen=True)
+class NeighbourScope:
+    """What ``sentence_neighbours`` searches, as SQL: the nearest DISTINCT_TOP memories to
+    ``zm_q.v`` by whole-text vector — ``indexed``, all parts at once, ordered as the HNSW index
+    serves; ``exact``, each part's, ordered so it cannot — and ``ids``, the ids of the parts'
+    memories (one relation)."""
+
+    alias: str
+    indexed: tuple[str, tuple[Any, ...]]
+    exact: tuple[tuple[str, tuple[Any, ...]], ...]
+    ids: tuple[str, tuple[Any, ...]]
 
 
 def _nearest(part: QuerySet[Memory], query_vector: str, k: int) -> tuple[str, tuple[Any, ...]]:
@@ -363,17 +406,37 @@ def _nearest(part: QuerySet[Memory], query_vector: str, k: int) -> tuple[str, tu
     return _sql(ranked.order_by("distance", "pk").values_list("id", "distance")[:k])
 
 
+def _nearest_indexed(part: QuerySet[Memory], query_vector: str, k: int) -> tuple[str, tuple[Any, ...]]:
+    """SQL of ``part``'s ``k`` memories nearest to ``query_vector``, ordered by the distance alone:
+    the HNSW index can serve it (the planner's choice; an exact scan where the part is small)."""
+    ranked = part.annotate(distance=RawSQL(f"embedding <=> {query_vector}", ()))
+    return _sql(ranked.order_by("distance").values_list("id", "distance")[:k])
+
+
+def neighbour_scope(parts: Sequence[QuerySet[Memory]]) -> NeighbourScope:
+    """``parts`` compiled for ``sentence_neighbours``."""
+    # The parts as one relation, not a union: an index search tests each row it meets against
+    # all their conditions at once (one walk, not one per part), and the sentence search probes
+    # each sentence row's memory by its key, where a union was materialised and scanned whole
+    # for every row (bench/longtext.py, the plans).
+    scope = functools.reduce(operator.or_, parts)
+    return NeighbourScope(
+        alias=parts[0].db,
+        indexed=_nearest_indexed(scope, "zm_q.v", DISTINCT_TOP),
+        exact=tuple(_nearest(part, "zm_q.v", DISTINCT_TOP) for part in parts),
+        ids=_sql(scope.values("id")),
+    )
+
+
 def compile_parts(parts: Sequence[QuerySet[Memory]], k: int, *, text: bool = True) -> CompiledParts:
     """``parts`` compiled for ``fused_ranking`` (``text``: with the lexical side's scope)."""
     vector = tuple(_nearest(part, "(SELECT v FROM zm_query)", k) for part in parts)
-    nearest_each = tuple(_nearest(part, "zm_q.v", DISTINCT_TOP) for part in parts)
-    ids = tuple(_sql(part.values("id")) for part in parts)
     scope = None
     if text:
         # One scan for all parts (their conditions OR-ed), led by the owner-and-lexeme index:
         # rows holding a rare word are few, and a part's own index would only add work.
         scope = _sql(functools.reduce(operator.or_, parts).filter(search_vector=LexemeQuery(TSQUERY_SLOT)).values("id"))
-    return CompiledParts(alias=parts[0].db, k=k, vector=vector, text=scope, nearest_each=nearest_each, ids=ids)
+    return CompiledParts(alias=parts[0].db, k=k, vector=vector, text=scope, neighbours=neighbour_scope(parts))
 
 
 def _bound(params: Sequence[Any], bind: Mapping[str, Any]) -> list[Any]:
@@ -407,9 +470,9 @@ def fused_ranking(
     * The lexical side scores *every* row of the parts that holds a telling lexeme (an index
       scan: few rows hold a rare word), so a row it does not list scores 0 there.
     * The sentence side scores only the DISTINCT_TOP nearest memories of each query vector
-      (``distinct`` is 0 for every other row): each part's exact nearest by whole-text vector,
-      and the nearest sentence rows of the parts' memories — 3·MAX_SENTENCES rows always hold
-      the true nearest three memories, since no memory has more sentence rows than that.
+      (``distinct`` is 0 for every other row), found by ``sentence_neighbours`` in a statement
+      of their own; for a text of one sentence, its nearest by whole-text vector are the
+      vector side's head.
     * A row in none of the lists scores at most the ``k``-th vector similarity, which no more
       than ``limit`` of the vector side's rows can fall below; a row only on the lexical or
       sentence side is fetched whole only if its scores, added to that similarity, could reach
@@ -478,7 +541,7 @@ def _fused_rows(
         ctes.append(f"zm_text AS (SELECT id, 0.0::float8 AS lexical FROM {table} WHERE false)")
     else:
         assert compiled.text is not None
-        params.extend([list(query.lexemes), list(query.idfs), query.self_score])
+        params.extend([*_lexical_params(query), query.self_score])
         text_sql, text_params = compiled.text
         params.extend(_bound(text_params, {**bind, TSQUERY_SLOT: query.tsquery}))
         ctes.append(
@@ -551,33 +614,21 @@ def _distinct_ctes(
             "zm_distinct AS (SELECT id, similarity - (SELECT avg(similarity) FROM zm_top) AS score FROM zm_top "
             "WHERE similarity > (SELECT avg(similarity) FROM zm_top))",
         ], params
+    # The neighbours, found by their own statement (the HNSW searches run with their own
+    # settings), come back as three arrays; for the text's own vector the vector side's head
+    # gives the nearest by whole-text vector, already exact.
+    nearest = sentence_neighbours(
+        compiled.neighbours, query_vectors, bind, whole=not reuse_vector_side, sentence_rows=sentence_rows
+    )
+    found = [(i, pk, distance) for i, rows in enumerate(nearest, start=1) for pk, distance in rows]
+    params.extend([[row[0] for row in found], [row[1] for row in found], [row[2] for row in found]])
+    near = "SELECT i, id, distance FROM unnest(%s::int[], %s::text[], %s::float8[]) AS n(i, id, distance)"
     if reuse_vector_side:
-        # One query vector, the text's own: sent once already (each copy of 384 numbers as text
-        # costs), and its nearest by whole-text vector head zm_vector.
-        ctes = ["zm_qs AS MATERIALIZED (SELECT 1 AS i, v FROM zm_query)"]
-        whole_sql = (
-            "SELECT 1 AS i, id, distance FROM "
+        near += (
+            " UNION ALL SELECT 1 AS i, id, distance FROM "
             f"(SELECT id, distance FROM zm_vector ORDER BY distance, id LIMIT {DISTINCT_TOP}) w"
         )
-    else:
-        params.append([Vector._to_db(vector) for vector in query_vectors])
-        ctes = [f"zm_qs AS MATERIALIZED ({_QUERY_VECTORS})"]
-        whole = []
-        for sql, part_params in compiled.nearest_each:
-            whole.append(f"({sql})")
-            params.extend(_bound(part_params, bind))
-        whole_sql = (
-            "SELECT zm_q.i, w.id, w.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
-            f"(SELECT id, distance FROM ({' UNION ALL '.join(whole)}) u ORDER BY distance, id LIMIT {DISTINCT_TOP}) w"
-        )
-    near = whole_sql
-    if sentence_rows:
-        ids = []
-        for sql, part_params in compiled.ids:
-            ids.append(f"({sql})")
-            params.extend(_bound(part_params, bind))
-        near += f" UNION ALL {_nearest_sentences('zm_qs', ' UNION ALL '.join(ids))}"
-    ctes += [
+    return [
         f"zm_near AS MATERIALIZED ({near})",
         "zm_best AS (SELECT i, id, 1 - min(distance) AS similarity, "
         "row_number() OVER (PARTITION BY i ORDER BY min(distance), id) AS place FROM zm_near GROUP BY i, id)",
@@ -585,23 +636,136 @@ def _distinct_ctes(
         "FROM zm_best b JOIN (SELECT i, avg(similarity) AS mean FROM zm_best "
         f"WHERE place <= {DISTINCT_TOP} GROUP BY i) t ON t.i = b.i "
         f"WHERE b.place <= {DISTINCT_TOP} GROUP BY b.id HAVING sum(greatest(b.similarity - t.mean, 0)) > 0)",
-    ]
-    return ctes, params
+    ], params
 
 
-# The query vectors (i, v), numbered from 1, from one text[] parameter.
-_QUERY_VECTORS = "SELECT q.i::int AS i, q.v::vector AS v FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i)"
+# The query vectors (i, v), numbered from 1, from one text[] parameter; materialized, so each is
+# parsed from its text once (inlined, it was parsed again for every row it met: 0.1 ms a row).
+_QUERY_VECTORS = (
+    "zm_qs AS MATERIALIZED (SELECT q.i::int AS i, q.v::vector AS v FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, i))"
+)
 
 
-def _nearest_sentences(query_vectors: str, scope_sql: str) -> str:
-    """SQL of (i, memory id, distance): for each query vector (i, v) of ``query_vectors``, the
-    nearest sentence rows of the memories ``scope_sql`` selects, as many as always hold the
-    DISTINCT_TOP nearest memories (no memory has more than MAX_SENTENCES rows)."""
-    return (
-        f"SELECT zm_q.i, s.memory_id, s.distance FROM {query_vectors} zm_q CROSS JOIN LATERAL "
-        f"(SELECT memory_id, embedding <=> zm_q.v AS distance FROM {MemorySentence._meta.db_table} "
-        f"WHERE memory_id IN ({scope_sql}) ORDER BY distance, id LIMIT {DISTINCT_TOP * MAX_SENTENCES}) s"
+def _neighbour_sql(scope: NeighbourScope, *, whole: bool, sentence_rows: bool, exact: bool) -> tuple[str, list[Any]]:
+    """SQL of (i, part, memory id, distance) for each query vector (i, v) of zm_qs: the nearest
+    DISTINCT_TOP memories by whole-text vector (``whole``; part 1, or each part numbered from 1
+    when ``exact``) and the nearest sentence rows of the scope (part 0), SENTENCE_ROWS_SEARCHED
+    of them ordered as the HNSW indexes serve or (``exact``) SENTENCE_ROWS_KEPT ordered so they
+    cannot; with the parameters after zm_qs's."""
+    params: list[Any] = []
+    branches = []
+    if whole:
+        parts = []
+        for number, (sql, part_params) in enumerate(scope.exact if exact else [scope.indexed], start=1):
+            parts.append(f"SELECT {number} AS part, id, distance FROM ({sql}) p{number}")
+            params.extend(part_params)
+        union = " UNION ALL ".join(parts)
+        branches.append(f"SELECT zm_q.i, w.part, w.id, w.distance FROM zm_qs zm_q CROSS JOIN LATERAL ({union}) w")
+    if sentence_rows:
+        ids_sql, ids_params = scope.ids
+        params.extend(ids_params)
+        # Exact: "+ 0", an expression no index serves. "ORDER BY distance, id" alone is not
+        # enough: the planner serves the distance from the HNSW index and sorts each run of
+        # equal distances by id (an incremental sort), as soon as the index looks cheap.
+        distance, order, limit = "embedding <=> zm_q.v", "distance", SENTENCE_ROWS_SEARCHED
+        if exact:
+            distance, order, limit = "(embedding <=> zm_q.v) + 0", "distance, id", SENTENCE_ROWS_KEPT
+        branches.append(
+            "SELECT zm_q.i, 0 AS part, s.memory_id, s.distance FROM zm_qs zm_q CROSS JOIN LATERAL "
+            f"(SELECT memory_id, {distance} AS distance FROM {MemorySentence._meta.db_table} "
+            f"WHERE memory_id IN ({ids_sql}) ORDER BY {order} LIMIT {limit}) s"
+        )
+    return f"WITH {_QUERY_VECTORS} {' UNION ALL '.join(branches)}", params
+
+
+@contextmanager
+def _neighbour_search(alias: str) -> Iterator[None]:
+    """hnsw.ef_search at NEIGHBOUR_EF_SEARCH for the statements inside, back to the
+    connection's value after (SET LOCAL: in the caller's transaction, or in one of its own)."""
+    connection = connections[alias]
+    if not connection.in_atomic_block:
+        with transaction.atomic(using=alias), connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL hnsw.ef_search = {NEIGHBOUR_EF_SEARCH}")
+            yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL hnsw.ef_search = {NEIGHBOUR_EF_SEARCH}")
+    yield
+    # Not on an error: the transaction is then rolled back, and with it the setting.
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.ef_search TO DEFAULT")
+
+
+def sentence_neighbours(
+    scope: NeighbourScope,
+    query_vectors: Sequence[list[float]],
+    bind: Mapping[str, Any] | None = None,
+    *,
+    whole: bool = True,
+    sentence_rows: bool = True,
+) -> list[list[tuple[str, float]]]:
+    """For each query vector, the rows ``distinct_from`` weighs, as (memory pk, distance): the
+    DISTINCT_TOP nearest memories by whole-text vector (``whole``) and nearest sentence rows of
+    the scope's memories (``sentence_rows``) holding its DISTINCT_TOP nearest memories. In one
+    statement.
+
+    The searches are shaped for the HNSW indexes (memory_embedding_hnsw_idx,
+    memory_sentence_hnsw_idx), which the planner takes where the scope is large; a small scope
+    is scanned exactly. An index search walks on (iterative scan) until the scope's conditions
+    let enough rows through, and gives up after hnsw.max_scan_tuples. If any list comes back
+    short — the scope has fewer rows, the search gave up, or its sentence rows hold fewer than
+    DISTINCT_TOP memories — the statement is run again as an exact scan, so the scope's
+    conditions never cost a neighbour."""
+    if not whole and not sentence_rows:
+        return [[] for _ in query_vectors]
+    found, short = _neighbours(scope, query_vectors, bind or {}, whole=whole, sentence_rows=sentence_rows, exact=False)
+    if short:
+        found, _ = _neighbours(scope, query_vectors, bind or {}, whole=whole, sentence_rows=sentence_rows, exact=True)
+    return found
+
+
+def _neighbours(
+    scope: NeighbourScope,
+    query_vectors: Sequence[list[float]],
+    bind: Mapping[str, Any],
+    *,
+    whole: bool,
+    sentence_rows: bool,
+    exact: bool,
+) -> tuple[list[list[tuple[str, float]]], bool]:
+    """``sentence_neighbours``'s statement, through the indexes or exact; and whether a list came
+    back short."""
+    sql, params = _neighbour_sql(scope, whole=whole, sentence_rows=sentence_rows, exact=exact)
+    # The exact scan with the connection's settings: nothing there for the index to serve.
+    search = nullcontext() if exact else _neighbour_search(scope.alias)
+    with search, connections[scope.alias].cursor() as cursor:
+        cursor.execute(sql, [[Vector._to_db(vector) for vector in query_vectors], *_bound(params, bind)])
+        rows = cursor.fetchall()
+    found: list[list[tuple[str, float]]] = [[] for _ in query_vectors]
+    wholes = [0] * len(query_vectors)
+    kept = [0] * len(query_vectors)
+    held: list[set[str]] = [set() for _ in query_vectors]
+    for i, part, pk, distance in rows:
+        found[i - 1].append((pk, float(distance)))
+        if part:
+            wholes[i - 1] += 1
+        else:
+            kept[i - 1] += 1
+            held[i - 1].add(pk)
+    short = (whole and min(wholes) < DISTINCT_TOP) or (
+        sentence_rows
+        and any(
+            count < SENTENCE_ROWS_SEARCHED or len(ids) < DISTINCT_TOP for count, ids in zip(kept, held, strict=True)
+        )
     )
+    return found, short
+
+
+def queryset_neighbours(
+    memories: QuerySet[Memory], query_vectors: Sequence[list[float]], *, whole: bool, sentence_rows: bool
+) -> list[list[tuple[str, float]]]:
+    """``sentence_neighbours`` over one queryset (recall's scope)."""
+    return sentence_neighbours(neighbour_scope([memories]), query_vectors, whole=whole, sentence_rows=sentence_rows)
 
 
 def sentence_rows_exist(alias: str) -> bool:
@@ -613,23 +777,11 @@ def sentence_rows_exist(alias: str) -> bool:
         return bool(cursor.fetchone()[0])
 
 
-def sentence_nearest(memories: QuerySet[Memory], query_vectors: Sequence[list[float]]) -> list[list[tuple[str, float]]]:
-    """For each query vector, the nearest sentence rows of ``memories`` as (memory pk, distance),
-    as many as ``distinct_from`` needs (DISTINCT_TOP · MAX_SENTENCES), exact, in one statement."""
-    scope_sql, scope_params = _sql(memories.values("id"))
-    sql = _nearest_sentences(f"({_QUERY_VECTORS})", scope_sql)
-    found: list[list[tuple[str, float]]] = [[] for _ in query_vectors]
-    with connections[memories.db].cursor() as cursor:
-        cursor.execute(sql, [[Vector._to_db(vector) for vector in query_vectors], *scope_params])
-        for i, pk, distance in cursor.fetchall():
-            found[i - 1].append((pk, float(distance)))
-    return found
-
-
 def distinct_from(nearest: Sequence[Sequence[tuple[str, float]]]) -> dict[str, float]:
     """The sentence side (module docstring) from each query vector's nearest (pk, distance) rows
     — whole-text and sentence rows together, at least the DISTINCT_TOP nearest memories' best
-    rows: what ``_distinct_ctes`` computes in SQL, for recall, which gathers the rows itself."""
+    rows (``sentence_neighbours``): what ``_distinct_ctes`` computes in SQL, for recall, which
+    gathers the rows itself."""
     scores: dict[str, float] = {}
     for rows in nearest:
         best: dict[str, float] = {}

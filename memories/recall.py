@@ -31,7 +31,7 @@ from memories.ranking import (
     distinct_from,
     lexical_query,
     lexical_scores,
-    sentence_nearest,
+    queryset_neighbours,
     sentence_rows_exist,
     weight_for,
 )
@@ -112,16 +112,15 @@ def _distinct(
     embedding: list[float],
     query_vectors: list[list[float]],
     by_vector: list[tuple[str, float]],
-    exact: bool,
 ) -> dict[str, float]:
     """The sentence side of memories.ranking for a question: each query vector's nearest by
-    whole-text vector (the vector side's head for a one-sentence question) and by sentence."""
-    nearest = (
-        sentence_nearest(memories, query_vectors) if sentence_rows_exist(memories.db) else [[] for _ in query_vectors]
-    )
-    for rows, vector in zip(nearest, query_vectors, strict=True):
-        own = len(query_vectors) == 1 and vector == embedding
-        rows.extend(by_vector[:DISTINCT_TOP] if own else vector_ranking(memories, vector, DISTINCT_TOP, exact=exact))
+    whole-text vector (the vector side's head for a one-sentence question) and by sentence,
+    found as memories.ranking.sentence_neighbours finds them, in one statement."""
+    own = len(query_vectors) == 1 and query_vectors[0] == embedding
+    sentence_rows = sentence_rows_exist(memories.db)
+    nearest = queryset_neighbours(memories, query_vectors, whole=not own, sentence_rows=sentence_rows)
+    if own:
+        nearest[0].extend(by_vector[:DISTINCT_TOP])
     return distinct_from(nearest)
 
 
@@ -184,7 +183,7 @@ def recall(
     lexical = lexical_query(query, memories.db) if use_text else None
     weight = weight_for(lexical, question=True)
     distances = {pk: float(distance) for pk, distance in by_vector}
-    distinct = _distinct(memories, embedding, query_vectors, by_vector, exact) if use_text else {}
+    distinct = _distinct(memories, embedding, query_vectors, by_vector) if use_text else {}
     matches = lexical_scores(memories, lexical, limit=candidates) if lexical is not None else {}
     if lexical is not None:
         unmatched = [pk for pk in distances if pk not in matches]

@@ -33,6 +33,7 @@ from memories.embedding import (
     sentence_transformer,
 )
 from memories.embedding.onnx_backend import OnnxEmbedder
+from memories.text import sentences
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 TEXTS = [
@@ -125,6 +126,31 @@ def test_a_batch_larger_than_one_run_keeps_the_order(onnx_fp32, torch_embedder):
     texts = [f"Memory {n}: " + "the cluster runs hot " * (n % 7) for n in range(70)]
 
     assert _cosines(onnx_fp32.embed(texts), torch_embedder.embed(texts)).min() >= 0.9999
+
+
+def test_a_long_text_and_its_short_sentences_run_in_batches_of_their_own_widths():
+    from memories.embedding.onnx_backend import BATCH_SIZE, _batches
+
+    # A chat turn of 40 tokens and its sentences of 5 to 13: the turn is not padded into the
+    # sentences' batch (nor they to its width); a batch is still at most BATCH_SIZE long.
+    assert _batches([1, 2, 3, 4, 0], [40, 5, 6, 12, 13]) == [[1, 2, 3, 4], [0]]
+    assert _batches(list(range(BATCH_SIZE + 1)), [8] * (BATCH_SIZE + 1)) == [
+        list(range(BATCH_SIZE)),
+        [BATCH_SIZE],
+    ]
+
+
+def test_a_text_with_its_sentences_gives_the_vectors_each_gives_alone(onnx_fp32):
+    turn = (
+        "I finally moved the lemon tree to the sunny windowsill in the kitchen. It had been "
+        "dropping leaves all winter by the draughty door. Do you think it needs repotting too?"
+    )
+    parts = [turn, *sentences(turn)]
+    together = np.asarray(onnx_fp32.embed(parts))
+    alone = np.asarray([onnx_fp32.embed([part])[0] for part in parts])
+
+    assert len(parts) == 4
+    assert _cosines(together.tolist(), alone.tolist()).min() >= 0.99999
 
 
 def test_int8_is_close_to_torch_and_recorded_under_its_own_name(onnx_int8, torch_embedder):
