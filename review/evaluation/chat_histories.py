@@ -2511,6 +2511,28 @@ class ChatHistory:
     near: dict[str, int]  # near turn -> index of its chain in ``chains``
 
 
+# The kinds of general sentence that wrap a turn's content: openers, lead-ins, sign-offs.
+WRAPPER_KINDS = ("open", "trans", "close")
+
+
+def wrapper_pattern() -> re.Pattern[str]:
+    """The generator's own openers, lead-ins and sign-offs (WRAPPER_KINDS), every alternative of
+    each spelled out, as one case-blind pattern. Two turns that differ only in these words say
+    the same thing: the chat scorer (review.evaluation.chat_store.near_exact) strips them before
+    it compares two turns."""
+    phrases: set[str] = set()
+    for kind in WRAPPER_KINDS:
+        for template in _GENERAL.fields[kind]:
+            pieces = re.split(r"<([^>]*)>", template)
+            options = [piece.split("|") if n % 2 else [piece] for n, piece in enumerate(pieces)]
+            phrases.update("".join(chosen) for chosen in itertools.product(*options))
+    # Longest first: an alternation takes the first that matches, and "Right, so" must be taken
+    # whole before "Right,".
+    alternatives = [re.escape(phrase) for phrase in sorted(phrases, key=lambda p: (-len(p), p)) if phrase.strip()]
+    # Whole words only: "So," is a lead-in, the end of "also," is not.
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.IGNORECASE)
+
+
 def chat_history(seed: int = DEFAULT_SEED) -> ChatHistory:
     """The labelled history of ``seed``: the same turns, in the same order, as ``chat_histories(seed)``."""
     rng = random.Random(seed)

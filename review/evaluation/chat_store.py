@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from review.evaluation.chat_histories import DEFAULT_SEED as HISTORY_SEED
-from review.evaluation.chat_histories import chat_history
+from review.evaluation.chat_histories import chat_history, wrapper_pattern
 from review.evaluation.chat_restated import restated_chains
 from review.evaluation.store import normalized
 
@@ -134,10 +134,15 @@ def _median(values: list[int]) -> float | None:
     return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+_WRAPPERS = wrapper_pattern()
+
+
 def near_exact(older: str, newer: str) -> bool:
     """One statement written twice: equal after the dedup cascade's normalisation, nearly equal
-    word for word, or the same turn with a short greeting or sign-off added or dropped."""
-    a, b = normalized(older).split(), normalized(newer).split()
+    word for word, or the same turn with a short greeting or sign-off added or dropped. The
+    chat generator's own openers, lead-ins and sign-offs are left out of both first: "Right, so
+    how would I start…? Cheers!" and "How would I start…?" ask one question."""
+    a, b = normalized(_WRAPPERS.sub(" ", older)).split(), normalized(_WRAPPERS.sub(" ", newer)).split()
     if a == b:
         return True
     shorter, longer = sorted((a, b), key=len)

@@ -153,6 +153,22 @@ def _write(index: int, role: str, content: str, chain: str | None = None, step: 
     return ChatWrite(index, owner, content, role, chain, step)
 
 
+def test_near_exact_leaves_out_the_generators_openers_lead_ins_and_sign_offs():
+    # The one retirement the final own-chat run counted wrongful (issue 31): one question with
+    # one background, a lead-in and a sign-off dropped and a generic follow-up added.
+    background = "Femi runs the residents' association and is always looking for help."
+    assert near_exact(
+        f"{background} Right, so how would I start a little free library outside our building? Cheers!",
+        f"{background} How would I start a little free library outside our building? Where would you start?",
+    )
+    # Left out whole words only, and a changed value is still a change.
+    assert near_exact("Thanks! I also, like most people, hate queues.", "I also, like most people, hate queues.")
+    assert not near_exact("I also like queues. Cheers!", "I so like queues.")
+    assert not near_exact(
+        "Right, so I drink about 4 coffees a day. Thanks!", "Anyway, I drink about 2 coffees a day. Cheers!"
+    )
+
+
 def test_near_exact_is_one_statement_twice_not_two_requests_that_open_alike():
     assert near_exact("I moved to York!", "i moved to york")
     assert near_exact(
