@@ -7,8 +7,9 @@ import os
 import random
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -73,6 +74,64 @@ class Timer:
 
     def __exit__(self, *exc: object) -> None:
         self.ms = (time.perf_counter() - self.started) * 1000
+
+
+def in_process_breakdown(
+    operations: Mapping[str, Callable[[int], Any]], runs: int, *, warm: int, first: int = 0
+) -> dict[str, dict[str, float]]:
+    """Where each operation's time goes, in process (the same code as the server): the median of
+    its total, of the embedding, of the SQL (every statement, timed at the driver) and the rest
+    (Python: Django, DRF, the ORM building queries, serialising). Each operation is called with
+    ``first``, ``first + 1``, …: ``warm`` calls untimed, then ``runs`` timed; an answer other than
+    200 or 201 stops the benchmark."""
+    from statistics import median
+
+    from django.db import connection
+
+    from memories.embedding import get_embedder
+
+    spent = {"embedding": 0.0, "sql": 0.0}
+    embedder = get_embedder()
+    original = embedder.embed
+
+    def timed_embed(texts: Any) -> Any:
+        with Timer() as timer:
+            vectors = original(texts)
+        spent["embedding"] += timer.ms
+        return vectors
+
+    def sql_wrapper(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            spent["sql"] += (time.perf_counter() - started) * 1000
+
+    result = {}
+    embedder.embed = timed_embed  # type: ignore[method-assign]
+    try:
+        for name, operation in operations.items():
+            for n in range(first, first + warm):
+                operation(n)
+            rows = []
+            with connection.execute_wrapper(sql_wrapper):
+                for n in range(first + warm, first + warm + runs):
+                    spent.update(embedding=0.0, sql=0.0)
+                    with Timer() as timer:
+                        response = operation(n)
+                    if response.status_code not in (200, 201):
+                        raise SystemExit(f"{name} answered {response.status_code}: {response.content[:300]!r}")
+                    rows.append((timer.ms, spent["embedding"], spent["sql"]))
+            total, embedding, sql = (median(row[i] for row in rows) for i in range(3))
+            result[name] = {"total": total, "embedding": embedding, "sql": sql, "python": total - embedding - sql}
+            print(
+                f"  in process, {name}: {total:.1f} ms = embedding {embedding:.1f} + SQL {sql:.1f} "
+                f"+ Python {total - embedding - sql:.1f}",
+                flush=True,
+            )
+    finally:
+        embedder.embed = original  # type: ignore[method-assign]
+    return result
 
 
 SERVICES = ["billing", "search", "auth", "payments", "ingest", "reports", "mailer", "gateway", "scheduler", "cdn"]

@@ -36,7 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, Timer, percentile, setup_django
+from common import ROOT, Timer, in_process_breakdown, percentile, setup_django
 from corpus import note, notes, question
 
 SEED_VERSION = "v1"
@@ -270,30 +270,9 @@ def http_run(port: int, token: str, work: Workload, runs: int, warm: int) -> dic
 
 
 def in_process(token: str, work: Workload, runs: int, offset: int) -> dict[str, dict[str, float]]:
-    """Medians of each operation's total, embedding, SQL (at the driver) and the rest, in process."""
-    from statistics import median
-
-    from django.db import connection
+    """Medians of each operation's total, embedding, SQL (at the driver) and the rest, in process
+    (bench/common.py, ``in_process_breakdown``)."""
     from django.test import Client as DjangoClient
-
-    from memories.embedding import get_embedder
-
-    spent = {"embedding": 0.0, "sql": 0.0}
-    embedder = get_embedder()
-    original = embedder.embed
-
-    def timed_embed(texts: Any) -> Any:
-        with Timer() as timer:
-            vectors = original(texts)
-        spent["embedding"] += timer.ms
-        return vectors
-
-    def sql_wrapper(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        started = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            spent["sql"] += (time.perf_counter() - started) * 1000
 
     client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_HOST="127.0.0.1")
     operations: dict[str, Callable[[int], Any]] = {
@@ -306,31 +285,7 @@ def in_process(token: str, work: Workload, runs: int, offset: int) -> dict[str, 
             "/api/v1/recall/", {"query": work.questions[n], "limit": 10}, content_type="application/json"
         ),
     }
-    result = {}
-    embedder.embed = timed_embed  # type: ignore[method-assign]
-    try:
-        for name, operation in operations.items():
-            for n in range(offset, offset + 5):
-                operation(n)
-            rows = []
-            with connection.execute_wrapper(sql_wrapper):
-                for n in range(offset + 5, offset + 5 + runs):
-                    spent.update(embedding=0.0, sql=0.0)
-                    with Timer() as timer:
-                        response = operation(n)
-                    if response.status_code not in (200, 201):
-                        raise SystemExit(f"{name} answered {response.status_code}: {response.content[:300]!r}")
-                    rows.append((timer.ms, spent["embedding"], spent["sql"]))
-            total, embedding, sql = (median(row[i] for row in rows) for i in range(3))
-            result[name] = {"total": total, "embedding": embedding, "sql": sql, "python": total - embedding - sql}
-            print(
-                f"  in process, {name}: {total:.1f} ms = embedding {embedding:.1f} + SQL {sql:.1f} "
-                f"+ Python {total - embedding - sql:.1f}",
-                flush=True,
-            )
-    finally:
-        embedder.embed = original  # type: ignore[method-assign]
-    return result
+    return in_process_breakdown(operations, runs, warm=5, first=offset)
 
 
 def explain(token: str, work: Workload, offset: int, slower_than_ms: float, out: list[str]) -> None:

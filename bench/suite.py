@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, Timer, percentile, setup_django
+from common import ROOT, Timer, in_process_breakdown, percentile, setup_django
 from corpus import note, question
 
 RUN_DATABASE = "zm_bench_run"
@@ -527,32 +527,9 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
 
 
 def breakdown(fix: Fixtures, runs: int, rng: random.Random) -> dict[str, dict[str, float]]:
-    """Where a remember's and a recall's time goes, in process (the same code as the server):
-    median of the embedding, of the SQL (every statement, timed at the driver) and the rest
-    (Python: Django, DRF, the ORM building queries, serialising)."""
-    from statistics import median
-
-    from django.db import connection
+    """Where a remember's and a recall's time goes, in process (bench/common.py,
+    ``in_process_breakdown``)."""
     from django.test import Client as DjangoClient
-
-    from memories import embedding as embeddings
-
-    spent = {"embedding": 0.0, "sql": 0.0}
-    embedder = embeddings.get_embedder()
-    original = embedder.embed
-
-    def timed_embed(texts: Any) -> Any:
-        with Timer() as timer:
-            vectors = original(texts)
-        spent["embedding"] += timer.ms
-        return vectors
-
-    def sql_wrapper(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        started = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            spent["sql"] += (time.perf_counter() - started) * 1000
 
     client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {fix.token}", HTTP_HOST="127.0.0.1")
     scopes: list[str | None] = [*fix.projects, None]
@@ -566,31 +543,7 @@ def breakdown(fix: Fixtures, runs: int, rng: random.Random) -> dict[str, dict[st
             "/api/v1/recall/", {"query": question(rng), "limit": 10}, content_type="application/json"
         ),
     }
-    result = {}
-    embedder.embed = timed_embed  # type: ignore[method-assign]
-    try:
-        for name, operation in operations.items():
-            for n in range(10):
-                operation(n)
-            rows = []
-            with connection.execute_wrapper(sql_wrapper):
-                for n in range(runs):
-                    spent.update(embedding=0.0, sql=0.0)
-                    with Timer() as timer:
-                        operation(n)
-                    rows.append((timer.ms, spent["embedding"], spent["sql"]))
-            total = median(row[0] for row in rows)
-            embedding = median(row[1] for row in rows)
-            sql = median(row[2] for row in rows)
-            result[name] = {"total": total, "embedding": embedding, "sql": sql, "python": total - embedding - sql}
-            print(
-                f"  in process, {name}: {total:.1f} ms = embedding {embedding:.1f} + SQL {sql:.1f} "
-                f"+ Python {total - embedding - sql:.1f}",
-                flush=True,
-            )
-    finally:
-        embedder.embed = original  # type: ignore[method-assign]
-    return result
+    return in_process_breakdown(operations, runs, warm=10)
 
 
 def hygiene_sweep(url: str) -> tuple[float, int]:
