@@ -130,6 +130,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served from here (R-P4)
     "guardian",
     "django_tasks",
     "django_tasks_db",
@@ -324,6 +325,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "A memory server for AI agents: remember, recall, retire and version facts.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The interactive docs load Swagger UI from the installed package, not from a CDN: nothing a
+    # page needs is loaded from outside the server (R-P4), and the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "KindEnum": "memories.choices.Kind",

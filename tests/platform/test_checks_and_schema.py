@@ -103,3 +103,24 @@ def test_the_lists_document_their_pagination(alice):
         assert {"cursor", "limit"} <= {p["name"] for p in document["paths"][path]["get"]["parameters"]}
     assert bad_cursor.status_code == 404
     assert_documented(bad_cursor, "GET", "/api/v1/conflicts/")
+
+
+def test_the_interactive_docs_load_nothing_from_outside_the_server(client) -> None:
+    """R-P4: Swagger UI's scripts, styles and icon come from the installed package, served here;
+    every one the page names answers 200 from this server."""
+    import re
+
+    page = client.get("/api/docs/")
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assets = re.findall(r"""(?:src|href)\s*=\s*["']([^"']+)["']""", html)
+    assets += re.findall(r"""["'](/static/[^"']+)["']""", html)
+    assert not [url for url in assets if re.match(r"^(?:[a-z]+:)?//", url)], assets
+    assert "cdn.jsdelivr.net" not in html
+    local = sorted({url for url in assets if url.startswith("/static/")})
+    assert any(url.endswith("swagger-ui-bundle.js") for url in local), local
+    assert any(url.endswith("swagger-ui.css") for url in local), local
+    for url in local:
+        asset = client.get(url)
+        assert asset.status_code == 200, url
