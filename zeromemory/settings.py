@@ -452,6 +452,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
+        # Django's "Unauthorized: /api/…" and the like for every 4xx repeat the request's own line
+        # (zeromemory.requests, with its status): errors only, with their tracebacks.
+        "django.request": {"level": "ERROR"},
         # The MCP SDK logs every stateless exchange (start, stop) at INFO: noise at our volume.
         "mcp": {"level": "WARNING"},
         "httpx2": {"level": "WARNING"},

@@ -89,3 +89,16 @@ def test_a_database_error_is_logged_without_the_row_values_it_quotes(alice: Pers
         server_logged = log.read().decode(errors="replace")
     assert 'violates check constraint "note_body_check"' in server_logged
     assert secret_text not in server_logged
+
+
+@pytest.mark.django_db
+def test_a_refused_token_is_one_log_line(client: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """A 401 is the request's own JSON line, not that and Django's "Unauthorized: …" warning
+    besides: a burst of bad tokens doubles no log volume."""
+    with caplog.at_level(logging.INFO):
+        response = client.get("/api/v1/memories/", HTTP_AUTHORIZATION="Bearer zm_wrongwro_" + "x" * 40)
+
+    assert response.status_code == 401
+    assert [record.name for record in caplog.records if record.levelno >= logging.INFO] == ["zeromemory.requests"]
+    [line] = _lines(caplog)
+    assert line["status"] == 401
