@@ -243,7 +243,7 @@ class EmbeddedServer:
 
     def _initdb(self) -> None:
         self.pgdata.mkdir(parents=True, exist_ok=True)
-        self.socket_dir.mkdir(parents=True, exist_ok=True)
+        self._private_socket_dir()
         self._prepare_root()
         if (self.pgdata / "PG_VERSION").exists():
             return
@@ -291,13 +291,22 @@ class EmbeddedServer:
             logger.warning("Removing stale %s left by a server that is no longer running", pid_file)
             pid_file.unlink(missing_ok=True)
 
+    def _private_socket_dir(self) -> None:
+        """The socket's folder, its owner's alone. The cluster trusts every local connection
+        (initdb --auth=trust: no password to keep), so whoever reaches the socket is the
+        superuser; in a world-readable folder (the default umask, or the /tmp fallback for a
+        long path) that was every user of the machine."""
+        self.socket_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.socket_dir, 0o700)
+
     def _start(self) -> None:
         self._clear_stale_pid_file()
-        self.socket_dir.mkdir(parents=True, exist_ok=True)
+        self._private_socket_dir()
         self._prepare_root()
         listen = f"-c listen_addresses=127.0.0.1 -p {self.port}" if self.port else "-c listen_addresses=''"
         # shared_buffers sized so the covering index of similar_existing stays in memory.
-        options = f"{listen} -k {self.socket_dir} -c max_connections=200 -c shared_buffers=512MB"
+        options = f"{listen} -k {self.socket_dir} -c unix_socket_permissions=0700"
+        options += " -c max_connections=200 -c shared_buffers=512MB"
         # The server log keeps errors but not the statements and row values they quote: with
         # client-side binding those are memory content, and the log is read by people who
         # should not see memories.

@@ -211,3 +211,37 @@ def _status(url: str, headers: dict[str, str], attempts: int = 60) -> int:
         except (urllib.error.URLError, ConnectionError):
             time.sleep(0.5)
     raise AssertionError(f"{url} never answered")
+
+
+def test_the_socket_is_private_to_the_servers_user(data_dir):
+    """The cluster trusts local connections, so reaching its socket is being its superuser: the
+    socket and its folder are the server user's alone (and root's); another user is refused."""
+    import stat
+
+    holder = _holder(data_dir)
+    try:
+        server = EmbeddedServer(data_dir)
+        [socket_file] = list(server.socket_dir.glob(".s.PGSQL.*[0-9]"))
+        assert stat.S_IMODE(server.socket_dir.stat().st_mode) & 0o077 == 0
+        assert stat.S_IMODE(socket_file.stat().st_mode) & 0o077 == 0
+        psql = [str(Path(server_bin()) / "psql"), "-h", str(server.socket_dir), "-U", "postgres", "-c", "SELECT 1"]
+        if os.geteuid() == 0:
+            # Another user of the machine: nobody, without root's bypass of file permissions.
+            outsider = subprocess.run(
+                ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", *psql],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert outsider.returncode != 0
+            assert "Permission denied" in outsider.stderr
+        owner = subprocess.run(psql, capture_output=True, text=True, check=False)
+        assert owner.returncode == 0, owner.stderr
+    finally:
+        holder.communicate("\n", timeout=60)
+
+
+def server_bin() -> Path:
+    from zeromemory.embedded_db import _bin_dir
+
+    return _bin_dir()
