@@ -155,6 +155,13 @@ def redact(text: str, findings: list[Finding], *, limit: int | None = None) -> s
     return redacted
 
 
+def redacted(text: str) -> str:
+    """``text`` with every credential in it redacted (free text with no policy of its own: a
+    reason given for a forget or a restore, kept in history, the feed and webhooks)."""
+    findings = find(text)
+    return redact(text, findings) if findings else text
+
+
 @dataclass(frozen=True)
 class Screened:
     content: str

@@ -440,7 +440,7 @@ def import_rows(rows: dict[str, list[tuple[int, dict[str, Any]]]], report: Impor
                     memory_id=row["memory"],
                     action=row["action"],
                     actor=user(row.get("actor")),
-                    reason=row.get("reason") or "",
+                    reason=secret_guard.redacted(row.get("reason") or ""),
                     data=row.get("data") or {},
                     created_at=_at(row, "created_at"),
                 )

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
-from memories import hooks
+from memories import hooks, secret_guard
 from memories.choices import EventAction, LinkType, LoopStatus, State
 from memories.errors import memory_not_live
 from memories.models import Credential, Link, Memory, MemoryEvent
@@ -42,6 +42,9 @@ def event_append(
     reason: str = "",
     data: dict[str, Any] | None = None,
 ) -> MemoryEvent:
+    # A reason is the writer's free text, read back in history, the feed and webhooks: a key
+    # pasted into it ("forgot: it held AKIA…") is redacted as one in content would be.
+    reason = secret_guard.redacted(reason) if reason else reason
     return MemoryEvent.objects.create(
         memory=memory, action=action, actor=actor, credential=credential, reason=reason, data=data or {}
     )

@@ -229,3 +229,21 @@ def test_the_policy_is_set_by_the_command_and_audited(db) -> None:
     assert audit.data == {"policy": "secret_policy", "from": "redact", "to": "block"}
     call_command("create_project", "vault", stdout=StringIO())  # without the option: unchanged
     assert Project.objects.get(slug="vault").secret_policy == "block"
+
+
+def test_a_credential_in_a_forget_or_restore_reason_is_redacted_in_history_and_the_feed(alice) -> None:
+    """A reason is free text read back by everyone who sees the memory's history, the feed and
+    the webhooks: a key pasted into it is redacted as in content."""
+    memory_id = remember(alice, "The staging bucket is s3://acme-stage.").json()["memory"]["id"]
+
+    forget, restore = (f"/api/v1/memories/{memory_id}/{verb}/" for verb in ("forget", "restore"))
+    forgot = alice.client.post(forget, {"reason": f"it held {AWS}, rotated"}, format="json")
+    restored = alice.client.post(restore, {"reason": f"wrong one, {GITHUB}"}, format="json")
+    history = alice.client.get(f"/api/v1/memories/{memory_id}/history/").json()
+
+    assert (forgot.status_code, restored.status_code) == (200, 200)
+    reasons = [event.reason for event in MemoryEvent.objects.filter(memory_id=memory_id).order_by("created_at", "id")]
+    assert reasons == ["", "it held [redacted:aws-access-key], rotated", "wrong one, [redacted:github-token]"]
+    text = json.dumps(history) + json.dumps(list(FeedEvent.objects.values("data")), default=str)
+    assert AWS not in text
+    assert GITHUB not in text
