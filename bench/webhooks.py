@@ -28,6 +28,8 @@ from typing import Any
 
 os.environ.setdefault("ZEROMEMORY_LOG_LEVEL", "WARNING")
 os.environ.setdefault("ZEROMEMORY_TASKS_IMMEDIATE", "true")
+# The receiver listens on loopback, which webhooks refuse unless allow-listed.
+os.environ.setdefault("ZEROMEMORY_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.1/32")
 
 from common import setup_django
 
@@ -36,6 +38,7 @@ SENDER_ENV = {
     "ZEROMEMORY_WEBHOOK_TIMEOUT_SECONDS": "2",
     "ZEROMEMORY_WEBHOOK_RETRY_DELAYS": "1,2,4,8",
     "ZEROMEMORY_WEBHOOK_POLL_SECONDS": "0.5",
+    "ZEROMEMORY_WEBHOOK_ALLOWED_NETWORKS": "127.0.0.1/32",
     # Each failed attempt is a WARNING; the table says what they add up to.
     "ZEROMEMORY_LOG_LEVEL": "ERROR",
 }

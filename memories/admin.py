@@ -36,6 +36,7 @@ from memories.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
+from memories.platform import webhook_targets
 from memories.text import preview
 from memories.visibility import Action, permits, visible_memories
 from memories.webhooks import SIGNATURE_HEADER
@@ -565,6 +566,13 @@ class WebhookEndpointForm(forms.ModelForm[WebhookEndpoint]):
     class Meta:
         model = WebhookEndpoint
         fields = ["project", "url", "description", "events", "active"]
+
+    def clean_url(self) -> str:
+        # The service refuses it too; here it is a form error rather than a failed save.
+        url = str(self.cleaned_data["url"])
+        if "url" in self.changed_data and (refusal := webhook_targets.url_refusal(url)) is not None:
+            raise forms.ValidationError(refusal)
+        return url
 
 
 @admin.register(WebhookEndpoint)

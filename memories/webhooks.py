@@ -16,15 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
+import http.client
 import json
 import logging
-import socket
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
@@ -38,6 +34,7 @@ from django.utils import timezone
 from memories.agent.results import feed_event_body, memory_body
 from memories.choices import DeliveryState, Visibility
 from memories.models import FeedEvent, Memory, WebhookAttempt, WebhookDelivery
+from memories.platform import webhook_targets
 
 logger = logging.getLogger(__name__)
 
@@ -126,54 +123,43 @@ class Sent:
         return self.status is not None and 200 <= self.status < 300
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    # A redirect is an answer other than 2xx: urllib would turn the POST into a bodiless GET.
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_opener = urllib.request.build_opener(_NoRedirects)
-
-
-def _private_target(url: str) -> str | None:
-    """The address ``url``'s host resolves to when it is not a public one (None if public)."""
-    host = urllib.parse.urlsplit(url).hostname or ""
-    try:
-        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
-    except OSError:
-        return None  # unresolvable: the attempt itself fails and says so
-    for address in sorted(addresses):
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-        if ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_unspecified:
-            return address
-    return None
+def _answer(status: int, excerpt: str, location: str) -> str:
+    """The delivery log's note on an HTTP answer ("" for a success)."""
+    if 200 <= status < 300:
+        return ""
+    if 300 <= status < 400:
+        # Not followed: a redirect is this attempt's answer, and following it would send the
+        # event (and read the answer) somewhere nobody checked.
+        return f"HTTP {status}: redirect to {location[:200]} not followed"
+    return f"HTTP {status}: {excerpt}".strip()
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> Sent:
     started = time.monotonic()
-    if not settings.WEBHOOK_PRIVATE_TARGETS and (address := _private_target(url)) is not None:
-        # Checked before connecting; a name that resolves differently a moment later is not
-        # covered (docs/security.md).
-        return Sent(None, f"refused: the host resolves to {address}, not a public address", 0)
 
     def took() -> int:
         return round((time.monotonic() - started) * 1000)
 
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    # Checked at every attempt, not only when the endpoint was saved: what a name resolves to
+    # changes. The connection goes to an address this check passed (no second lookup).
     try:
-        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS) as response:
-            response.read(ERROR_EXCERPT)
-            return Sent(response.status, "", took())
-    except urllib.error.HTTPError as answer:
-        excerpt = answer.read(ERROR_EXCERPT).decode(errors="replace")
-        return Sent(answer.code, f"HTTP {answer.code}: {excerpt}".strip(), took())
+        target = webhook_targets.target_check(url)
+    except webhook_targets.TargetRefused as refused:
+        return Sent(None, f"refused: {refused}", took())
+    except (OSError, ValueError, UnicodeError) as failure:
+        return Sent(None, f"{type(failure).__name__}: {failure}", took())
+    connection = target.connection(timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
+    try:
+        connection.request("POST", target.path, body=body, headers=headers)
+        response = connection.getresponse()
+        excerpt = response.read(ERROR_EXCERPT).decode(errors="replace")
+        return Sent(response.status, _answer(response.status, excerpt, response.getheader("Location", "")), took())
     except TimeoutError:
         return Sent(None, f"no answer within {settings.WEBHOOK_TIMEOUT_SECONDS:g} s", took())
-    except (urllib.error.URLError, OSError, ValueError) as failure:
-        reason = getattr(failure, "reason", failure)
-        if isinstance(reason, TimeoutError | socket.timeout):
-            return Sent(None, f"no answer within {settings.WEBHOOK_TIMEOUT_SECONDS:g} s", took())
-        return Sent(None, f"{type(reason).__name__}: {reason}", took())
+    except (OSError, http.client.HTTPException) as failure:
+        return Sent(None, f"{type(failure).__name__}: {failure}", took())
+    finally:
+        connection.close()
 
 
 def delivery_attempt(*, delivery_id: int) -> str | None:

@@ -8,6 +8,7 @@ process first connects to it (or as a server process starts).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -425,10 +426,33 @@ def _retry_delays(name: str, default: list[float]) -> list[float]:
 WEBHOOK_RETRY_DELAYS = _retry_delays(
     "ZEROMEMORY_WEBHOOK_RETRY_DELAYS", [10.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 10800.0, 21600.0]
 )
-# Whether endpoints may resolve to loopback, private or link-local addresses. On by default (a
-# team's receiver is often inside its own network); turn it off where maintainers must not be
-# able to make the server POST to internal services (docs/security.md, "Webhooks").
-WEBHOOK_PRIVATE_TARGETS = env_bool("ZEROMEMORY_WEBHOOK_PRIVATE_TARGETS", True)
+
+
+def _networks(name: str) -> list[str]:
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name} must be networks (CIDR) separated by commas, not {item!r}") from None
+    return networks
+
+
+# Webhooks go to global addresses only (memories.platform.webhook_targets): a project maintainer
+# chooses the URL and reads the start of each answer, so loopback, private, link-local (the cloud
+# metadata service), shared (100.64.0.0/10) and the IPv6 forms of these are refused, unless
+# they fall in one of these networks, e.g. "10.20.0.0/16,fd12:3456::/48" for a team's own
+# receivers (docs/security.md, "Webhooks").
+WEBHOOK_ALLOWED_NETWORKS = _networks("ZEROMEMORY_WEBHOOK_ALLOWED_NETWORKS")
+# The boolean this replaced let every private address through by default. Setting it true now
+# stops the start with a pointer to the allow-list, rather than silently refusing a team's
+# internal receivers or silently reopening the metadata service; false (the new default) is ignored.
+if env_bool("ZEROMEMORY_WEBHOOK_PRIVATE_TARGETS", False):
+    raise ImproperlyConfigured(
+        "ZEROMEMORY_WEBHOOK_PRIVATE_TARGETS is no longer supported: webhooks go to public addresses "
+        "only. List the networks of your own receivers in ZEROMEMORY_WEBHOOK_ALLOWED_NETWORKS "
+        "(CIDRs separated by commas, e.g. 10.20.0.0/16)."
+    )
 # Deliveries sent at once: a slow receiver holds one sender, not the others.
 WEBHOOK_CONCURRENCY = env_int("ZEROMEMORY_WEBHOOK_CONCURRENCY", 4, minimum=1, maximum=64)
 # How often the sender looks for due retries when nothing wakes it (a commit that queued a

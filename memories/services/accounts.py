@@ -14,6 +14,7 @@ from django.utils import timezone
 from memories.choices import AccountAction
 from memories.errors import NotLive, ValidationFailed
 from memories.models import AccountEvent, Credential, Membership, Project, WebhookEndpoint
+from memories.platform import webhook_targets
 from memories.platform.tokens import generate_token, hash_token
 
 
@@ -213,7 +214,13 @@ def _endpoint_data(endpoint: WebhookEndpoint) -> dict[str, Any]:
 
 
 def webhook_endpoint_save(*, actor: User | None, via: str, endpoint: WebhookEndpoint) -> WebhookEndpoint:
-    """Add or change a project's webhook endpoint, audited: it sends the project's memories out."""
+    """Add or change a project's webhook endpoint, audited: it sends the project's memories out.
+    A URL that is, or resolves to, an address the sender refuses is refused here too (the sender
+    checks again at every attempt: DNS changes). An unchanged URL is not checked again, so an
+    endpoint refused since can still be deactivated."""
+    unchanged = endpoint.pk is not None and WebhookEndpoint.objects.filter(pk=endpoint.pk, url=endpoint.url).exists()
+    if not unchanged and (refusal := webhook_targets.url_refusal(endpoint.url)) is not None:
+        raise ValidationFailed(refusal, fields={"url": [refusal]})
     with transaction.atomic():
         adding = endpoint.pk is None
         if adding and endpoint.created_by_id is None:

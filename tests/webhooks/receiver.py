@@ -1,9 +1,11 @@
 """A webhook receiver on a local port, whose behaviour a test switches: answer 204, answer 500,
-take longer than the sender waits, or not listen at all."""
+take longer than the sender waits, redirect elsewhere, or not listen at all; over TLS when given
+a certificate."""
 
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -17,6 +19,7 @@ from tests.platform.helpers import free_port
 class Received:
     headers: dict[str, str]
     body: bytes
+    path: str = ""
 
     @property
     def event(self) -> dict[str, Any]:
@@ -26,14 +29,21 @@ class Received:
 @dataclass
 class Receiver:
     port: int = field(default_factory=free_port)
-    mode: str = "ok"  # ok | fail | slow
+    mode: str = "ok"  # ok | fail | slow | redirect
     slow_seconds: float = 3.0
     received: list[Received] = field(default_factory=list)
+    # TLS: the certificate chain and key files to serve; the names clients asked for (SNI).
+    tls: tuple[str, str] | None = None
+    server_names: list[str | None] = field(default_factory=list)
     _server: ThreadingHTTPServer | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/hooks/zeromemory"
+
+    @property
+    def redirect_to(self) -> str:
+        return f"http://127.0.0.1:{self.port}/elsewhere"
 
     def start(self) -> None:
         receiver = self
@@ -43,9 +53,11 @@ class Receiver:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 if receiver.mode == "slow":
                     time.sleep(receiver.slow_seconds)
-                receiver.received.append(Received({k.lower(): v for k, v in self.headers.items()}, body))
-                status = 500 if receiver.mode == "fail" else 204
+                receiver.received.append(Received({k.lower(): v for k, v in self.headers.items()}, body, self.path))
+                status = {"fail": 500, "redirect": 307}.get(receiver.mode, 204)
                 self.send_response(status)
+                if receiver.mode == "redirect":
+                    self.send_header("Location", receiver.redirect_to)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -54,6 +66,15 @@ class Receiver:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
+        if self.tls is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*self.tls)
+
+            def heard(sock: ssl.SSLObject, name: str | None, _context: ssl.SSLContext) -> None:
+                receiver.server_names.append(name)
+
+            context.sni_callback = heard
+            self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
     def stop(self) -> None:

@@ -34,7 +34,15 @@ SENDER_ENV = {
     "ZEROMEMORY_WEBHOOK_TIMEOUT_SECONDS": "1",
     "ZEROMEMORY_WEBHOOK_RETRY_DELAYS": "0.3,0.3,0.3",
     "ZEROMEMORY_WEBHOOK_POLL_SECONDS": "0.2",
+    # The receiver is on loopback, which is refused unless allow-listed (only this address).
+    "ZEROMEMORY_WEBHOOK_ALLOWED_NETWORKS": "127.0.0.1/32",
 }
+
+
+@pytest.fixture(autouse=True)
+def loopback_allowed(settings: Any) -> None:
+    # The same allow-list in this process (endpoints saved, attempts made in-process).
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.1/32"]
 
 
 @contextlib.contextmanager
@@ -304,10 +312,10 @@ def test_a_staff_team_admin_manages_only_his_projects_endpoints(alice, dave, car
     assert AccountEvent.objects.filter(action="webhook_added", project_slug="acme").count() == 2
 
 
-def test_an_operator_can_refuse_private_addresses(alice, endpoint, receiver, settings):
-    settings.WEBHOOK_PRIVATE_TARGETS = False
+def test_loopback_is_refused_by_default_and_delivered_once_allow_listed(alice, endpoint, receiver, settings):
     make_memory(alice.user, "Not sent to a loopback address.", project=endpoint.project)
     delivery = WebhookDelivery.objects.get()
+    settings.WEBHOOK_ALLOWED_NETWORKS = []  # the default
 
     assert webhooks.delivery_attempt(delivery_id=delivery.pk) == DeliveryState.PENDING
 
@@ -315,7 +323,7 @@ def test_an_operator_can_refuse_private_addresses(alice, endpoint, receiver, set
     assert attempt.status is None
     assert attempt.error == "refused: the host resolves to 127.0.0.1, not a public address"
     assert receiver.received == []
-    settings.WEBHOOK_PRIVATE_TARGETS = True
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.1/32"]
     WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=delivery.created_at)
     assert webhooks.delivery_attempt(delivery_id=delivery.pk) == DeliveryState.DELIVERED
     assert len(receiver.received) == 1
