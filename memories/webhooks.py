@@ -25,6 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -162,6 +163,18 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> Sent:
         connection.close()
 
 
+def logged_url(url: str) -> str:
+    """What a log line shows of an endpoint's URL: its scheme, host and port. A receiver's path
+    and query are often its credential (a chat service's incoming-hook URL is one), and logs
+    travel further than the admin's endpoint page."""
+    parts = urlsplit(url)
+    host = parts.hostname or "?"
+    if ":" in host:
+        host = f"[{host}]"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}/…"
+
+
 def delivery_attempt(*, delivery_id: int) -> str | None:
     """Send one claimed delivery and record the attempt; the state it is left in (None if it was
     no longer pending, e.g. an admin's action got there first)."""
@@ -216,10 +229,11 @@ def delivery_attempt(*, delivery_id: int) -> str | None:
             )
     log = logger.info if sent.ok else logger.warning
     log(
-        "webhook %s %s to %s: attempt %d %s (%d ms) -> %s",
+        "webhook %s %s to endpoint %s (%s): attempt %d %s (%d ms) -> %s",
         delivery.event.public_id,
         delivery.event.type,
-        delivery.endpoint.url,
+        delivery.endpoint_id,
+        logged_url(delivery.endpoint.url),
         number,
         sent.status or sent.error,
         sent.milliseconds,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import os
 import signal
 import subprocess
@@ -327,3 +328,23 @@ def test_loopback_is_refused_by_default_and_delivered_once_allow_listed(alice, e
     WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=delivery.created_at)
     assert webhooks.delivery_attempt(delivery_id=delivery.pk) == DeliveryState.DELIVERED
     assert len(receiver.received) == 1
+
+
+def test_the_log_names_the_endpoint_by_host_never_its_path_or_query(alice, acme, dave, receiver, caplog):
+    """A receiver's URL path and query are often its credential: the delivery log line shows the
+    endpoint's id, scheme, host and port only."""
+    endpoint = services.webhook_endpoint_save(
+        actor=dave.user,
+        via="tests",
+        endpoint=WebhookEndpoint(project=acme, url=f"{receiver.url}/T0/B0/hooksecret?token=qsecret"),
+    )
+    make_memory(alice.user, "Logged without the hook's secret.", project=acme)
+    delivery = WebhookDelivery.objects.get()
+
+    with caplog.at_level(logging.INFO, logger="memories.webhooks"):
+        assert webhooks.delivery_attempt(delivery_id=delivery.pk) == DeliveryState.DELIVERED
+
+    [line] = [record.getMessage() for record in caplog.records if record.name == "memories.webhooks"]
+    assert f"to endpoint {endpoint.pk} (http://127.0.0.1:{receiver.port}/…)" in line
+    assert "hooksecret" not in line
+    assert "qsecret" not in line
