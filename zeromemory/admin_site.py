@@ -3,6 +3,7 @@ banner on every page while the hygiene queue is stalled."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from django.conf import settings
@@ -11,13 +12,32 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 
-from memories.platform.ratelimit import Limit, rate_limit_blocked_for, rate_limit_take
+from memories.platform.ratelimit import Limit, rate_limit_blocked_for, rate_limit_refund, rate_limit_take
 from review.health import hygiene_queue_stalled
 from zeromemory.client_address import client_address
 
 # Each address gets this many times a username's allowance, so one office behind a single
 # address is not locked out by one person's typos, while a spray over many usernames still is.
 ADDRESS_ALLOWANCE_FACTOR = 10
+# An account, from all addresses together, this many times: a guesser spread over many
+# addresses (a botnet, an IPv6 prefix) gets that many tries per window, not that many per
+# address. It can lock the account's owner out for the window too; a console login is worth it.
+ACCOUNT_ALLOWANCE_FACTOR = 4
+# An IPv6 client holds at least a /64 (one customer's prefix): counted as one address.
+IPV6_PREFIX = 64
+
+
+def _client_network(request: HttpRequest | None) -> str:
+    address = client_address(request) if request is not None else ""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:  # an IPv4 client seen through a dual-stack socket
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/{IPV6_PREFIX}", strict=False))
+    return str(parsed)
 
 
 def _failure_limits(request: HttpRequest | None, username: str) -> list[tuple[str, Limit]]:
@@ -25,15 +45,18 @@ def _failure_limits(request: HttpRequest | None, username: str) -> list[tuple[st
     allowed: int = settings.LOGIN_FAILURE_LIMIT
     # The client's own address, not a proxy's that every admin behind it shares (one sprayer
     # would spend their common allowance and lock them all out).
-    address = client_address(request) if request is not None else ""
+    network = _client_network(request)
+    account = username.casefold()
     return [
-        (f"login:{address}:{username.casefold()}"[:200], Limit(allowed, window)),
-        (f"login-address:{address}"[:200], Limit(allowed * ADDRESS_ALLOWANCE_FACTOR, window)),
+        (f"login:{network}:{account}"[:200], Limit(allowed, window)),
+        (f"login-address:{network}"[:200], Limit(allowed * ADDRESS_ALLOWANCE_FACTOR, window)),
+        (f"login-account:{account}"[:200], Limit(allowed * ACCOUNT_ALLOWANCE_FACTOR, window)),
     ]
 
 
 class ThrottledLoginForm(AdminAuthenticationForm):
-    """Counts failed attempts and refuses to check any password once they run out."""
+    """Counts each attempt before its password is checked, and refuses to check any once an
+    allowance runs out; a login that succeeds is given back."""
 
     error_messages = {
         **AdminAuthenticationForm.error_messages,
@@ -42,18 +65,26 @@ class ThrottledLoginForm(AdminAuthenticationForm):
 
     def clean(self) -> dict[str, Any]:
         limits = _failure_limits(self.request, self.cleaned_data.get("username") or "")
-        waits = [wait for key, limit in limits if (wait := rate_limit_blocked_for(key=key, limit=limit))]
-        if waits:
-            self.retry_after = max(waits)
-            raise ValidationError(
-                self.error_messages["throttled"], code="throttled", params={"minutes": -(-self.retry_after // 60)}
-            )
-        try:
-            return super().clean()
-        except ValidationError:
-            for key, limit in limits:
-                rate_limit_take(key=key, limit=limit)
-            raise
+        # Counted and checked in one step per key (an atomic take), before the password: a
+        # burst of concurrent guesses cannot all pass a check made before any of them counted.
+        taken: list[tuple[str, Limit]] = []
+        for key, limit in limits:
+            wait = rate_limit_take(key=key, limit=limit)
+            if wait is not None:
+                # Refused without a password check: it costs the allowances nothing.
+                for done_key, done_limit in taken:
+                    rate_limit_refund(key=done_key, limit=done_limit)
+                self.retry_after = max(
+                    [wait, *(w for k, lim in limits if (w := rate_limit_blocked_for(key=k, limit=lim)))]
+                )
+                raise ValidationError(
+                    self.error_messages["throttled"], code="throttled", params={"minutes": -(-self.retry_after // 60)}
+                )
+            taken.append((key, limit))
+        cleaned = super().clean()  # a failure stays counted
+        for key, limit in taken:
+            rate_limit_refund(key=key, limit=limit)
+        return cleaned
 
 
 class ZeromemoryAdminSite(admin.AdminSite):

@@ -93,6 +93,18 @@ def rate_limit_take(*, key: str, limit: Limit, cost: int = 1) -> int | None:
     return _retry_after(row[0] if row else None)
 
 
+_REFUND = f"""
+UPDATE {RateLimitBucket._meta.db_table} SET tat = tat - make_interval(secs => %(interval)s) WHERE key = %(key)s
+"""
+
+
+def rate_limit_refund(*, key: str, limit: Limit, cost: int = 1) -> None:
+    """Gives back ``cost`` requests taken from ``key`` (taken before the outcome was known, and
+    the outcome does not count: a login that succeeded)."""
+    with _cursor() as cursor:
+        cursor.execute(_REFUND, _params(key, limit, cost))
+
+
 def rate_limit_blocked_for(*, key: str, limit: Limit) -> int | None:
     """Seconds until ``key`` may take another request, or None if it may now; counts nothing."""
     with _cursor() as cursor:

@@ -47,6 +47,7 @@ def test_a_successful_login_within_the_allowance_works_and_costs_nothing(admin_u
     assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(admin_user.pk)
     assert sorted(RateLimitBucket.objects.values_list("key", flat=True)) == [
+        "login-account:root",
         "login-address:10.0.0.1",
         "login:10.0.0.1:root",
     ]
@@ -85,6 +86,7 @@ def test_not_behind_a_proxy_a_forwarded_for_header_is_ignored_and_cannot_dodge_t
 
     assert refused.status_code == 429
     assert sorted(RateLimitBucket.objects.values_list("key", flat=True)) == [
+        "login-account:root",
         "login-address:10.0.0.1",
         "login:10.0.0.1:root",
     ]
@@ -121,8 +123,60 @@ def test_with_two_trusted_proxies_the_client_is_the_second_address_from_the_righ
     _login_via(Client(), "root", "wrong", forwarded_for="192.0.2.1, not-an-address, 10.0.0.2")
 
     assert sorted(RateLimitBucket.objects.values_list("key", flat=True)) == [
+        "login-account:root",
         "login-address:10.0.0.1",
         "login-address:203.0.113.5",
         "login:10.0.0.1:root",
         "login:203.0.113.5:root",
     ]
+
+
+def test_one_account_guessed_from_many_addresses_runs_out_across_them(admin_user: User) -> None:
+    # Three tries per address would never stop a guesser with many addresses: the account's
+    # allowance over all of them (4 x 3) does.
+    answers = [_login(Client(), "root", "wrong", address=f"10.0.1.{n}").status_code for n in range(13)]
+
+    assert answers == [200] * 12 + [429]
+    assert _login(Client(), "root", "correct horse battery", address="10.0.2.1").status_code == 429
+    User.objects.create_superuser("ops", password="another good one")
+    assert _login(Client(), "ops", "another good one", address="10.0.1.1").status_code == 302
+
+
+def test_the_addresses_of_one_ipv6_prefix_count_as_one(admin_user: User) -> None:
+    answers = [_login(Client(), "root", "wrong", address=f"2001:db8:0:7::{n:x}").status_code for n in range(1, 5)]
+
+    assert answers == [200, 200, 200, 429]
+    # Another /64 has its own allowance.
+    assert _login(Client(), "root", "correct horse battery", address="2001:db8:0:8::1").status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_guesses_get_no_more_password_checks_than_the_allowance(settings: Any) -> None:
+    """Counted and checked in one step: ten guesses racing from one address get three password
+    checks (a check before any of them counted let every one through)."""
+    import threading
+
+    from django.db import connection
+
+    settings.LOGIN_FAILURE_LIMIT = 3
+    settings.LOGIN_FAILURE_WINDOW_SECONDS = 900
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    User.objects.create_superuser("root", password="correct horse battery")
+    barrier = threading.Barrier(10)
+    answers: list[int] = []
+
+    def guess() -> None:
+        client = Client()
+        barrier.wait()
+        try:
+            answers.append(_login(client, "root", "wrong").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=guess) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(answers) == [200] * 3 + [429] * 7
