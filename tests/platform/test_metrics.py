@@ -162,3 +162,29 @@ def test_a_scrape_while_the_database_is_down_says_so_instead_of_failing(db, metr
     text = _scrape()
 
     assert _gauge_lines(text) == ["zeromemory_metrics_database_up 0.0"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_gunicorn_every_scrape_adds_up_every_worker_in_multiprocess_mode(alice: Persona, tmp_path):
+    """Two worker processes behind one port: a scrape reaches one of them, and with
+    PROMETHEUS_MULTIPROC_DIR each answers the sum of both (without it, each scrape said 12 of the 24).
+    The probes answer by address there too."""
+    from tests.platform.server import gunicorn_server, request
+
+    folder = tmp_path / "prometheus"
+    folder.mkdir()
+    requests = 24
+    with gunicorn_server(
+        workers=2, threads=2, ZEROMEMORY_METRICS_TOKEN=TOKEN, PROMETHEUS_MULTIPROC_DIR=str(folder)
+    ) as server:
+        assert request(server.port, "GET", "/healthz", Host=PROBE_HOST).status == 200
+        assert request(server.port, "GET", "/readyz", Host=PROBE_HOST).body == {"ready": True, "missing": []}
+        statuses = [request(server.port, "GET", "/api/v1/memories/", alice.token).status for _ in range(requests)]
+        scrapes = [request(server.port, "GET", "/metrics", TOKEN, Host=PROBE_HOST) for _ in range(6)]
+        histogram_files = sorted(path.name for path in folder.iterdir() if path.name.startswith("histogram_"))
+
+    assert statuses == [200] * requests
+    key = ("zeromemory_http_request_duration_seconds_count", (("route", "api/v1/memories/"), ("status", "200")))
+    assert [answer.status for answer in scrapes] == [200] * 6
+    assert [_samples(answer.body)[key] for answer in scrapes] == [requests] * 6
+    assert len(histogram_files) == 2  # one file per worker process
