@@ -64,6 +64,11 @@ EMBED_SECONDS = Histogram(
 class DatabaseCollector(Collector):
     """The figures read at scrape time: queue and outbox from the database, the pool from this process."""
 
+    def describe(self) -> list[GaugeMetricFamily]:
+        # Without it the registry would call collect() when the collector is registered, at
+        # import: queries before anything asked, in every command that loads the middleware.
+        return []
+
     def collect(self) -> Iterator[GaugeMetricFamily]:
         up = GaugeMetricFamily("zeromemory_metrics_database_up", "1 when the database answered this scrape.")
         try:
