@@ -50,6 +50,10 @@ _embedder_loading = threading.Lock()
 
 def _no_store(response: HttpResponse) -> HttpResponse:
     response["Cache-Control"] = "no-store"
+    # Django's handler logs every 4xx/5xx once more on django.request ("Service Unavailable:
+    # /readyz" at ERROR each time a balancer polls a replica that is not ready yet); the reason is
+    # logged here already, once, so that line is skipped as Django skips responses it has logged.
+    response._has_been_logged = True  # type: ignore[attr-defined]
     return response
 
 
@@ -172,6 +176,8 @@ class ProbeMiddleware:
             # Prometheus scrapes by address too; off (no token set), the path is not answered
             # here and gets the ordinary 404.
             if not metrics_token_matches(request):
+                # The request log never sees this path: the one line for this 401 is here.
+                logger.warning("Refused a /metrics request without the metrics token.")
                 response = JsonResponse(
                     error_body("not_authenticated", "A valid metrics token is required."), status=401
                 )

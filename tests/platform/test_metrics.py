@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 import pytest
@@ -55,15 +56,20 @@ def test_metrics_are_off_unless_a_token_is_set(db, settings):
 
 
 @pytest.mark.parametrize("authorization", [None, "Bearer wrong-token", f"Basic {TOKEN}", f"Bearer {TOKEN}x"])
-def test_metrics_refuse_a_missing_or_wrong_token(db, metrics_on, authorization):
+def test_metrics_refuse_a_missing_or_wrong_token(db, metrics_on, authorization, caplog):
     headers = {"HTTP_AUTHORIZATION": authorization} if authorization else {}
 
-    response = Client(HTTP_HOST=PROBE_HOST).get("/metrics", **headers)
+    with caplog.at_level(logging.INFO):
+        response = Client(HTTP_HOST=PROBE_HOST).get("/metrics", **headers)
 
     assert response.status_code == 401
     assert response["WWW-Authenticate"] == 'Bearer realm="metrics"'
     assert response.json() == {"error": {"code": "not_authenticated", "message": "A valid metrics token is required."}}
     assert b"zeromemory_" not in response.content
+    # One log line for the refusal, without the token that was tried.
+    assert [(record.name, record.getMessage()) for record in caplog.records] == [
+        ("zeromemory.probes", "Refused a /metrics request without the metrics token.")
+    ]
 
 
 def test_the_database_gauges_are_exact(acme: Project, alice: Persona, metrics_on, settings, monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import time
 
 import pytest
 from django.conf import settings
@@ -71,11 +72,18 @@ def test_readyz_answers_200_when_the_database_migrations_and_embedder_are_there(
     assert _body(response) == {"ready": True, "missing": []}
 
 
-def test_readyz_names_the_database_when_it_does_not_answer_never_a_500(client, db, database_down, embedder_loaded):
-    response = client.get("/readyz")
+def test_readyz_names_the_database_when_it_does_not_answer_never_a_500(
+    client, db, database_down, embedder_loaded, caplog
+):
+    with caplog.at_level(logging.INFO):
+        response = client.get("/readyz")
 
     assert response.status_code == 503
     assert _body(response) == {"ready": False, "missing": ["database"]}
+    # One line with the cause; not Django's "Service Unavailable" besides it at every poll.
+    assert [(record.name, record.getMessage()) for record in caplog.records] == [
+        ("zeromemory.probes", "Readiness: the database does not answer.")
+    ]
 
 
 def test_readyz_names_an_unapplied_migration(client, transactional_db, embedder_loaded):
@@ -101,6 +109,23 @@ def test_readyz_names_the_embedder_until_it_is_loaded(client, transactional_db, 
     assert response.status_code == 503
     assert _body(response) == {"ready": False, "missing": ["embedder"]}
     assert embedding.embedder_loaded() is False  # the probe itself does not load it when preloading is on
+
+
+def test_without_preloading_the_first_readiness_probe_loads_the_embedder(
+    client, transactional_db, monkeypatch, settings
+):
+    settings.PRELOAD_EMBEDDER = False  # loaded on first use: the probe must not wait for a write
+    monkeypatch.setattr(embedding, "_embedder", None)
+
+    first = client.get("/readyz")
+    deadline = time.monotonic() + 120
+    while not embedding.embedder_loaded() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+    assert first.status_code == 503
+    assert _body(first) == {"ready": False, "missing": ["embedder"]}
+    assert embedding.embedder_loaded() is True
+    assert _body(client.get("/readyz")) == {"ready": True, "missing": []}
 
 
 def test_readyz_lists_everything_missing(client, db, database_down, monkeypatch, settings):
