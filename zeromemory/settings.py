@@ -115,6 +115,9 @@ TRUSTED_PROXY_COUNT = env_int("ZEROMEMORY_TRUSTED_PROXY_COUNT", 0, minimum=0, ma
 # ones answer 413 before any parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ZEROMEMORY_MAX_REQUEST_BYTES", 1_048_576, minimum=65_536)
 SESSION_COOKIE_HTTPONLY = True
+# /metrics (Prometheus text format) exists only when this is set, and answers only requests
+# carrying it as ``Authorization: Bearer <token>`` (docs/scaling.md, "Probes and metrics").
+METRICS_TOKEN = os.environ.get("ZEROMEMORY_METRICS_TOKEN", "").strip()
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -141,7 +144,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz, /readyz (and /metrics when on) are answered here, before anything reads the
+    # Host header (ALLOWED_HOSTS would answer a load balancer probing by address 400), redirects to
+    # HTTPS, logs the request or counts it against a rate limit.
+    "zeromemory.probes.ProbeMiddleware",
     "zeromemory.request_log.RequestLogMiddleware",
+    # Times each request by its URL pattern, for /metrics (nothing when metrics are off).
+    "zeromemory.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "zeromemory.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -16,7 +16,8 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from django.conf import settings
@@ -165,6 +166,37 @@ def _onnx_embedder(model: str, folder: Path, *, quantized: bool, cache_dir: Path
 
 _embedder: Embedder | None = None
 _embedder_lock = threading.Lock()
+# Called with each embedding call's seconds (zeromemory's metrics register one); memories cannot
+# import the wiring layer, so the wiring layer listens here.
+_embed_observers: list[Callable[[float], None]] = []
+
+
+def observe_embedding(observer: Callable[[float], None]) -> None:
+    """Have ``observer`` called with the duration of every call to the process embedder's ``embed``."""
+    if observer not in _embed_observers:
+        _embed_observers.append(observer)
+
+
+def embedder_loaded() -> bool:
+    """Whether this process has its embedder (readiness: a request that embeds will not wait for the model)."""
+    return _embedder is not None
+
+
+def _timed(embedder: Embedder) -> Embedder:
+    """The same embedder, its ``embed`` reporting each call's duration to the observers."""
+    embed = embedder.embed
+
+    def timed_embed(texts: Sequence[str]) -> list[list[float]]:
+        started = time.perf_counter()
+        try:
+            return embed(texts)
+        finally:
+            elapsed = time.perf_counter() - started
+            for observer in _embed_observers:
+                observer(elapsed)
+
+    setattr(embedder, "embed", timed_embed)  # noqa: B010 - an instance attribute, not a method assignment
+    return embedder
 
 
 def get_embedder() -> Embedder:
@@ -180,7 +212,7 @@ def get_embedder() -> Embedder:
                         f"database stores {settings.EMBEDDING_DIMENSIONS}; see README, 'Changing the "
                         "embedding model'."
                     )
-                _embedder = embedder
+                _embedder = _timed(embedder)
     return _embedder
 
 
@@ -214,5 +246,7 @@ __all__ = [
     "embed_one",
     "embed_sentences",
     "embed_with_sentences",
+    "embedder_loaded",
     "get_embedder",
+    "observe_embedding",
 ]
