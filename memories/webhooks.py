@@ -14,11 +14,13 @@ HMAC-SHA256 keyed with the endpoint's secret over ``"<t>.<body>"``, the exact by
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import http.client
 import json
 import logging
+import socket
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -149,18 +151,43 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> Sent:
         return Sent(None, f"refused: {refused}", took())
     except (OSError, ValueError, UnicodeError) as failure:
         return Sent(None, f"{type(failure).__name__}: {failure}", took())
-    connection = target.connection(timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
+    limit = settings.WEBHOOK_TIMEOUT_SECONDS
+    connection = target.connection(timeout=limit)
+    # The whole attempt within the limit, not each socket read: a receiver that trickles a byte
+    # at a time never let a read time out, and held a sender thread for as long as it liked
+    # (four of them stalled every webhook). At the deadline the socket is shut down under the
+    # blocked read. Kept apart from the connection, which lets go of it once the response is
+    # read to the close (HTTP/1.0) while the response still reads from it.
+    cut = threading.Event()
+    sockets: list[socket.socket] = []
+
+    def cut_off() -> None:
+        cut.set()
+        for sock in [connection.sock, *sockets]:
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+    deadline = threading.Timer(limit, cut_off)
+    deadline.daemon = True
+    deadline.start()
     try:
+        connection.connect()
+        sockets.append(connection.sock)
         connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()
         excerpt = response.read(ERROR_EXCERPT).decode(errors="replace")
-        return Sent(response.status, _answer(response.status, excerpt, response.getheader("Location", "")), took())
+        sent = Sent(response.status, _answer(response.status, excerpt, response.getheader("Location", "")), took())
     except TimeoutError:
-        return Sent(None, f"no answer within {settings.WEBHOOK_TIMEOUT_SECONDS:g} s", took())
+        sent = Sent(None, f"no answer within {limit:g} s", took())
     except (OSError, http.client.HTTPException) as failure:
-        return Sent(None, f"{type(failure).__name__}: {failure}", took())
+        sent = Sent(None, f"{type(failure).__name__}: {failure}", took())
     finally:
+        deadline.cancel()
         connection.close()
+    if cut.is_set():
+        return Sent(None, f"no complete answer within {limit:g} s", took())
+    return sent
 
 
 def logged_url(url: str) -> str:

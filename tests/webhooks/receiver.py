@@ -29,7 +29,7 @@ class Received:
 @dataclass
 class Receiver:
     port: int = field(default_factory=free_port)
-    mode: str = "ok"  # ok | fail | slow | redirect
+    mode: str = "ok"  # ok | fail | slow | redirect | trickle
     slow_seconds: float = 3.0
     received: list[Received] = field(default_factory=list)
     # TLS: the certificate chain and key files to serve; the names clients asked for (SNI).
@@ -53,6 +53,21 @@ class Receiver:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 if receiver.mode == "slow":
                     time.sleep(receiver.slow_seconds)
+                if receiver.mode == "trickle":
+                    # An answer that never completes: a byte every few tenths of a second, each
+                    # well within any per-read timeout.
+                    receiver.received.append(Received({k.lower(): v for k, v in self.headers.items()}, body, self.path))
+                    self.send_response(200)
+                    self.send_header("Content-Length", "1000")
+                    self.end_headers()
+                    for _ in range(1000):
+                        try:
+                            self.wfile.write(b".")
+                            self.wfile.flush()
+                        except OSError:
+                            return
+                        time.sleep(0.2)
+                    return
                 receiver.received.append(Received({k.lower(): v for k, v in self.headers.items()}, body, self.path))
                 status = {"fail": 500, "redirect": 307}.get(receiver.mode, 204)
                 self.send_response(status)
