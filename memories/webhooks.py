@@ -186,7 +186,7 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> Sent:
         deadline.cancel()
         connection.close()
     if cut.is_set():
-        return Sent(None, f"no complete answer within {limit:g} s", took())
+        return Sent(None, f"no answer within {limit:g} s", took())
     return sent
 
 
