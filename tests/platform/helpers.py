@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,3 +38,20 @@ def manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.
         timeout=timeout,
         check=False,
     )
+
+
+def api_call(
+    port: int, method: str, path: str, token: str, body: dict[str, object] | None = None
+) -> tuple[int, dict[str, Any]]:
+    """One JSON request to a server on 127.0.0.1:``port`` with a bearer token: (status, body),
+    or (0, {}) when nothing answers (not started yet, or stopped)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    except OSError:
+        return 0, {}
+    finally:
+        connection.close()

@@ -6,8 +6,6 @@ The systemd units run the same commands as the Procfile."""
 from __future__ import annotations
 
 import configparser
-import http.client
-import json
 import os
 import shlex
 import shutil
@@ -23,7 +21,7 @@ from django.conf import settings
 from django.db import connection
 
 from bench.zm_serve import fresh_env
-from tests.platform.helpers import ROOT, free_port
+from tests.platform.helpers import ROOT, api_call, free_port
 from zeromemory.embedded_db import EmbeddedServer
 
 pytestmark = pytest.mark.django_db  # the session's server up: the roles share a database on it
@@ -58,19 +56,6 @@ def test_the_systemd_units_run_the_procfile_commands() -> None:
             assert "zeromemory-migrate.service" in parser["Unit"]["After"]
 
 
-def _status(port: int, method: str, path: str, token: str, body: dict[str, object] | None = None) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    try:
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read() or b"{}")
-    except OSError:
-        return 0, {}
-    finally:
-        conn.close()
-
-
 def test_the_procfile_roles_run_apart_on_one_database_and_stop_on_sigterm(tmp_path: Path) -> None:
     server = EmbeddedServer(settings.DATA_DIR)
     name = f"zm_roles_{uuid.uuid4().hex[:8]}"
@@ -101,7 +86,7 @@ def test_the_procfile_roles_run_apart_on_one_database_and_stop_on_sigterm(tmp_pa
                     roles[role], cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
                 )
         deadline = time.monotonic() + 120
-        while _status(port, "GET", "/api/v1/memories/", "nobody")[0] != 401:
+        while api_call(port, "GET", "/api/v1/memories/", "nobody")[0] != 401:
             assert all(process.poll() is None for process in running.values()), (tmp_path / "web.log").read_text()
             assert time.monotonic() < deadline
             time.sleep(0.5)
@@ -114,7 +99,9 @@ def test_the_procfile_roles_run_apart_on_one_database_and_stop_on_sigterm(tmp_pa
             check=True,
         )
         token = issued.stdout.strip().splitlines()[-1]
-        status, answer = _status(port, "POST", "/api/v1/memories/", token, {"content": "The pager rota starts Monday."})
+        status, answer = api_call(
+            port, "POST", "/api/v1/memories/", token, {"content": "The pager rota starts Monday."}
+        )
         assert status == 201, answer
 
         # The separate worker takes up the write's hygiene task.

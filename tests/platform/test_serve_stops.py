@@ -8,8 +8,6 @@ held its trap and nothing stopped until a SIGKILL came."""
 from __future__ import annotations
 
 import contextlib
-import http.client
-import json
 import os
 import shutil
 import signal
@@ -20,21 +18,10 @@ from pathlib import Path
 import psutil
 
 from bench.zm_serve import fresh_env, zm_serve
-from tests.platform.helpers import ROOT, free_port
+from tests.platform.helpers import ROOT, api_call, free_port
 from zeromemory.embedded_db import EmbeddedServer
 
 STOP_WITHIN = 30.0
-
-
-def _request(port: int, method: str, path: str, token: str, body: dict[str, object] | None = None) -> tuple[int, dict]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    try:
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read() or b"{}")
-    finally:
-        connection.close()
 
 
 def _left_behind(session: int, data_dir: Path) -> list[str]:
@@ -68,10 +55,7 @@ def test_sigterm_stops_every_process_within_30_seconds_and_loses_no_acknowledged
     try:
         deadline = time.monotonic() + 240
         while True:
-            try:
-                status, _ = _request(port, "GET", "/api/v1/memories/", "nobody")
-            except OSError:
-                status = None
+            status, _ = api_call(port, "GET", "/api/v1/memories/", "nobody")
             if status == 401:
                 break
             assert server.poll() is None, log.read_text(errors="replace")[-3000:]
@@ -86,7 +70,7 @@ def test_sigterm_stops_every_process_within_30_seconds_and_loses_no_acknowledged
             check=True,
         )
         token = issued.stdout.strip().splitlines()[-1]
-        status, answer = _request(
+        status, answer = api_call(
             port, "POST", "/api/v1/memories/", token, {"content": "The pager rota starts Monday."}
         )
         assert status == 201, answer
@@ -107,7 +91,7 @@ def test_sigterm_stops_every_process_within_30_seconds_and_loses_no_acknowledged
 
         # Started again on the same folder: the acknowledged write is there.
         with zm_serve(env, port, log):
-            status, answer = _request(port, "GET", f"/api/v1/memories/{memory_id}/", token)
+            status, answer = api_call(port, "GET", f"/api/v1/memories/{memory_id}/", token)
         assert status == 200, answer
         assert answer["content"] == "The pager rota starts Monday."
     finally:
