@@ -29,6 +29,8 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+import psycopg
+from django import db as django_db
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
@@ -298,6 +300,17 @@ def next_due_in(*, cap: float) -> float:
 # -- the sender loop ----------------------------------------------------------------------------
 
 
+# What a lost database raises, through Django or on the LISTEN connection (psycopg's own).
+DATABASE_LOST: tuple[type[BaseException], ...] = (
+    django_db.OperationalError,
+    django_db.InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+RECONNECT_FIRST_SECONDS = 0.5
+RECONNECT_MAX_SECONDS = 10.0
+
+
 class Sender:
     """Claims and sends deliveries until ``stop`` is set, ``concurrency`` at a time: a slow
     receiver holds one thread, not the queue. Woken by the trigger's NOTIFY at commit, and by a
@@ -308,10 +321,31 @@ class Sender:
         self.poll_seconds = poll_seconds
         self.stop = stop
         self.sent = 0
+        self.connected = False
 
     def run(self, *, until_idle: bool = False) -> int:
         """Send until stopped; with ``until_idle``, until nothing is due or in flight (for a
-        one-off run). Returns how many attempts were made."""
+        one-off run). Returns how many attempts were made.
+
+        Outlives the database: a lost connection (a restart, a failover, the database not up yet)
+        is logged and tried again with a growing pause (up to RECONNECT_MAX_SECONDS), where the
+        sender used to exit and leave the outbox to fill. Deliveries it held come back through
+        their leases."""
+        pause = RECONNECT_FIRST_SECONDS
+        while not self.stop.is_set():
+            self.connected = False
+            try:
+                return self._run(until_idle=until_idle)
+            except DATABASE_LOST as lost:
+                if self.connected:
+                    pause = RECONNECT_FIRST_SECONDS
+                logger.warning("webhook sender lost the database (%s); trying again in %g s", lost, pause)
+                connection.close()
+                self.stop.wait(pause)
+                pause = min(pause * 2, RECONNECT_MAX_SECONDS)
+        return self.sent
+
+    def _run(self, *, until_idle: bool) -> int:
         listener = _listen()
         in_flight: set[Future[str | None]] = set()
         with ThreadPoolExecutor(self.concurrency, thread_name_prefix="webhook") as pool:
@@ -319,6 +353,7 @@ class Sender:
                 while not self.stop.is_set():
                     in_flight = {future for future in in_flight if not future.done()}
                     claimed = deliveries_claim(limit=self.concurrency - len(in_flight))
+                    self.connected = True
                     for delivery_id in claimed:
                         in_flight.add(pool.submit(self._attempt, delivery_id))
                     if claimed:

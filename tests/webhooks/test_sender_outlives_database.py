@@ -1,0 +1,90 @@
+"""The webhook sender outlives a database restart (SPEC R-P3): it used to exit on the lost
+connection, and the outbox filled with nothing to send it. Here on a server of its own, over TCP
+like a managed database, restarted under a running sender."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.platform.helpers import ROOT, child_env, free_port, manage
+from tests.webhooks.receiver import Receiver
+from zeromemory.embedded_db import EmbeddedServer
+
+SETUP = """
+from django.contrib.auth.models import User
+from memories import services
+from memories.models import Membership, Project, WebhookEndpoint
+user = User.objects.create_user("alice")
+admin = User.objects.create_superuser("root")
+project = Project.objects.create(slug="acme", name="Acme")
+Membership.objects.create(project=project, user=user)
+services.webhook_endpoint_save(actor=admin, via="tests", endpoint=WebhookEndpoint(project=project, url="{url}"))
+"""
+WRITE = """
+from django.contrib.auth.models import User
+from memories.models import Project
+from tests.factories import make_memory
+make_memory(User.objects.get(username="alice"), "{text}", project=Project.objects.get(slug="acme"))
+"""
+
+
+def _eventually(check: Callable[[], bool], within: float, what: str) -> None:
+    deadline = time.monotonic() + within
+    while not check():
+        assert time.monotonic() < deadline, f"not within {within} s: {what}"
+        time.sleep(0.1)
+
+
+def test_the_sender_keeps_sending_after_the_database_restarts(tmp_path: Path) -> None:
+    database = EmbeddedServer(tmp_path / "pg", port=free_port())
+    database.acquire("zm_sender")
+    receiver = Receiver()
+    receiver.start()
+    env = child_env(
+        DATABASE_URL=database.url("zm_sender"),
+        ZEROMEMORY_DATA_DIR=str(tmp_path / "data"),
+        ZEROMEMORY_DB_POOL="false",
+        ZEROMEMORY_LOG_LEVEL="INFO",
+        ZEROMEMORY_WEBHOOK_ALLOWED_NETWORKS="127.0.0.1/32",
+        ZEROMEMORY_WEBHOOK_POLL_SECONDS="0.2",
+        ZEROMEMORY_WEBHOOK_TIMEOUT_SECONDS="2",
+        ZEROMEMORY_WEBHOOK_RETRY_DELAYS="0.3,0.3,0.3,0.3,0.3",
+    )
+    log = tmp_path / "sender.log"
+    sender = None
+    try:
+        for step in (("migrate", "--noinput"), ("shell", "-c", SETUP.format(url=receiver.url))):
+            done = manage(*step, env=env, timeout=300)
+            assert done.returncode == 0, done.stderr[-3000:]
+        with open(log, "ab") as out:
+            sender = subprocess.Popen(
+                [sys.executable, str(ROOT / "manage.py"), "deliver_webhooks"],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+            )
+        assert manage("shell", "-c", WRITE.format(text="Before the restart."), env=env).returncode == 0
+        _eventually(lambda: len(receiver.received) == 1, 30, "the first event delivered")
+
+        database.stop()  # fast shutdown: every connection cut, as in a failover
+        time.sleep(1.5)  # the sender meets the lost database, then finds it down for a while
+        database.acquire("zm_sender")
+        assert manage("shell", "-c", WRITE.format(text="After the restart."), env=env).returncode == 0
+
+        _eventually(lambda: len(receiver.received) == 2, 60, "the event written after the restart delivered")
+        assert sender.poll() is None, log.read_text()
+        assert "webhook sender lost the database" in log.read_text()
+    finally:
+        if sender is not None and sender.poll() is None:
+            os.killpg(sender.pid, signal.SIGTERM)
+            sender.wait(timeout=30)
+        receiver.stop()
+        database.destroy()
