@@ -6,6 +6,8 @@ import os
 import socket
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +57,32 @@ def api_call(
         return 0, {}
     finally:
         connection.close()
+
+
+def eventually(check: Callable[[], bool], within: float, what: str) -> None:
+    deadline = time.monotonic() + within
+    while not check():
+        assert time.monotonic() < deadline, f"not within {within} s: {what}"
+        time.sleep(0.1)
+
+
+def issue_token(env: dict[str, str], username: str = "alice") -> str:
+    """A new token for ``username`` (created if need be), as the README issues one."""
+    issued = subprocess.run(
+        [str(ROOT / "zm"), "manage", "issue_token", username, "--create-user", "--name", "tests"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return issued.stdout.strip().splitlines()[-1]
+
+
+# A memory written in project acme by alice, in a separate process (``manage shell -c``).
+WRITE_IN_ACME = """
+from django.contrib.auth.models import User
+from memories.models import Project
+from tests.factories import make_memory
+make_memory(User.objects.get(username="alice"), "{text}", project=Project.objects.get(slug="acme"))
+"""

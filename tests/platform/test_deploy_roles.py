@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import connection
 
 from bench.zm_serve import fresh_env
-from tests.platform.helpers import ROOT, api_call, free_port
+from tests.platform.helpers import ROOT, api_call, free_port, issue_token
 from zeromemory.embedded_db import EmbeddedServer
 
 pytestmark = pytest.mark.django_db  # the session's server up: the roles share a database on it
@@ -90,15 +90,7 @@ def test_the_procfile_roles_run_apart_on_one_database_and_stop_on_sigterm(tmp_pa
             assert all(process.poll() is None for process in running.values()), (tmp_path / "web.log").read_text()
             assert time.monotonic() < deadline
             time.sleep(0.5)
-        issued = subprocess.run(
-            ["./zm", "manage", "issue_token", "alice", "--create-user", "--name", "roles"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        token = issued.stdout.strip().splitlines()[-1]
+        token = issue_token(env)
         status, answer = api_call(
             port, "POST", "/api/v1/memories/", token, {"content": "The pager rota starts Monday."}
         )

@@ -18,7 +18,7 @@ from pathlib import Path
 import psutil
 
 from bench.zm_serve import fresh_env, zm_serve
-from tests.platform.helpers import ROOT, api_call, free_port
+from tests.platform.helpers import ROOT, api_call, free_port, issue_token
 from zeromemory.embedded_db import EmbeddedServer
 
 STOP_WITHIN = 30.0
@@ -61,15 +61,7 @@ def test_sigterm_stops_every_process_within_30_seconds_and_loses_no_acknowledged
             assert server.poll() is None, log.read_text(errors="replace")[-3000:]
             assert time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
             time.sleep(0.5)
-        issued = subprocess.run(
-            [str(ROOT / "zm"), "manage", "issue_token", "alice", "--create-user", "--name", "t"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        token = issued.stdout.strip().splitlines()[-1]
+        token = issue_token(env)
         status, answer = api_call(
             port, "POST", "/api/v1/memories/", token, {"content": "The pager rota starts Monday."}
         )

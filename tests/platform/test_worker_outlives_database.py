@@ -9,12 +9,11 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
 
-from tests.platform.helpers import ROOT, child_env, free_port, manage
+from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage
 from zeromemory.embedded_db import EmbeddedServer
 
 SETUP = """
@@ -23,19 +22,6 @@ from memories.models import Membership, Project
 project = Project.objects.create(slug="acme", name="Acme")
 Membership.objects.create(project=project, user=User.objects.create_user("alice"))
 """
-WRITE = """
-from django.contrib.auth.models import User
-from memories.models import Project
-from tests.factories import make_memory
-make_memory(User.objects.get(username="alice"), "{text}", project=Project.objects.get(slug="acme"))
-"""
-
-
-def _eventually(check: Callable[[], bool], within: float, what: str) -> None:
-    deadline = time.monotonic() + within
-    while not check():
-        assert time.monotonic() < deadline, f"not within {within} s: {what}"
-        time.sleep(0.2)
 
 
 def test_the_task_worker_keeps_working_after_the_database_restarts(tmp_path: Path) -> None:
@@ -70,15 +56,17 @@ def test_the_task_worker_keeps_working_after_the_database_restarts(tmp_path: Pat
                 stderr=out,
                 start_new_session=True,
             )
-        assert manage("shell", "-c", WRITE.format(text="Before the restart."), env=env).returncode == 0
-        _eventually(lambda: done() == ["SUCCESSFUL"], 60, "the first write's task done")
+        assert manage("shell", "-c", WRITE_IN_ACME.format(text="Before the restart."), env=env).returncode == 0
+        eventually(lambda: done() == ["SUCCESSFUL"], 60, "the first write's task done")
 
         database.stop()  # fast shutdown: every connection cut, as in a failover
         time.sleep(1.5)  # the worker meets the lost database, then finds it down for a while
         database.acquire("zm_worker")
-        assert manage("shell", "-c", WRITE.format(text="After the restart, a new fact."), env=env).returncode == 0
+        assert (
+            manage("shell", "-c", WRITE_IN_ACME.format(text="After the restart, a new fact."), env=env).returncode == 0
+        )
 
-        _eventually(lambda: done() == ["SUCCESSFUL"] * 2, 60, "the write after the restart judged")
+        eventually(lambda: done() == ["SUCCESSFUL"] * 2, 60, "the write after the restart judged")
         assert worker.poll() is None, log.read_text()
         assert "task worker lost the database" in log.read_text()
     finally:

@@ -9,10 +9,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-from tests.platform.helpers import ROOT, child_env, free_port, manage
+from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage
 from tests.webhooks.receiver import Receiver
 from zeromemory.embedded_db import EmbeddedServer
 
@@ -26,19 +25,6 @@ project = Project.objects.create(slug="acme", name="Acme")
 Membership.objects.create(project=project, user=user)
 services.webhook_endpoint_save(actor=admin, via="tests", endpoint=WebhookEndpoint(project=project, url="{url}"))
 """
-WRITE = """
-from django.contrib.auth.models import User
-from memories.models import Project
-from tests.factories import make_memory
-make_memory(User.objects.get(username="alice"), "{text}", project=Project.objects.get(slug="acme"))
-"""
-
-
-def _eventually(check: Callable[[], bool], within: float, what: str) -> None:
-    deadline = time.monotonic() + within
-    while not check():
-        assert time.monotonic() < deadline, f"not within {within} s: {what}"
-        time.sleep(0.1)
 
 
 def test_the_sender_keeps_sending_after_the_database_restarts(tmp_path: Path) -> None:
@@ -71,15 +57,15 @@ def test_the_sender_keeps_sending_after_the_database_restarts(tmp_path: Path) ->
                 stderr=out,
                 start_new_session=True,
             )
-        assert manage("shell", "-c", WRITE.format(text="Before the restart."), env=env).returncode == 0
-        _eventually(lambda: len(receiver.received) == 1, 30, "the first event delivered")
+        assert manage("shell", "-c", WRITE_IN_ACME.format(text="Before the restart."), env=env).returncode == 0
+        eventually(lambda: len(receiver.received) == 1, 30, "the first event delivered")
 
         database.stop()  # fast shutdown: every connection cut, as in a failover
         time.sleep(1.5)  # the sender meets the lost database, then finds it down for a while
         database.acquire("zm_sender")
-        assert manage("shell", "-c", WRITE.format(text="After the restart."), env=env).returncode == 0
+        assert manage("shell", "-c", WRITE_IN_ACME.format(text="After the restart."), env=env).returncode == 0
 
-        _eventually(lambda: len(receiver.received) == 2, 60, "the event written after the restart delivered")
+        eventually(lambda: len(receiver.received) == 2, 60, "the event written after the restart delivered")
         assert sender.poll() is None, log.read_text()
         assert "webhook sender lost the database" in log.read_text()
     finally:
