@@ -29,8 +29,6 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-import psycopg
-from django import db as django_db
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
@@ -40,6 +38,7 @@ from memories.agent.results import feed_event_body, memory_body
 from memories.choices import DeliveryState, Visibility
 from memories.models import FeedEvent, Memory, WebhookAttempt, WebhookDelivery
 from memories.platform import webhook_targets
+from memories.platform.reconnect import DATABASE_LOST, RECONNECT_FIRST_SECONDS, next_pause
 
 logger = logging.getLogger(__name__)
 
@@ -300,17 +299,6 @@ def next_due_in(*, cap: float) -> float:
 # -- the sender loop ----------------------------------------------------------------------------
 
 
-# What a lost database raises, through Django or on the LISTEN connection (psycopg's own).
-DATABASE_LOST: tuple[type[BaseException], ...] = (
-    django_db.OperationalError,
-    django_db.InterfaceError,
-    psycopg.OperationalError,
-    psycopg.InterfaceError,
-)
-RECONNECT_FIRST_SECONDS = 0.5
-RECONNECT_MAX_SECONDS = 10.0
-
-
 class Sender:
     """Claims and sends deliveries until ``stop`` is set, ``concurrency`` at a time: a slow
     receiver holds one thread, not the queue. Woken by the trigger's NOTIFY at commit, and by a
@@ -342,7 +330,7 @@ class Sender:
                 logger.warning("webhook sender lost the database (%s); trying again in %g s", lost, pause)
                 connection.close()
                 self.stop.wait(pause)
-                pause = min(pause * 2, RECONNECT_MAX_SECONDS)
+                pause = next_pause(pause)
         return self.sent
 
     def _run(self, *, until_idle: bool) -> int:

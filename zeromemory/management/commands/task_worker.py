@@ -15,11 +15,9 @@ from typing import Any
 from django import db as django_db
 from django_tasks_db.management.commands import db_worker as upstream
 
-logger = logging.getLogger("zeromemory.worker")
+from memories.platform.reconnect import DATABASE_LOST, RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS, next_pause
 
-DATABASE_LOST: tuple[type[BaseException], ...] = (django_db.OperationalError, django_db.InterfaceError)
-RECONNECT_FIRST_SECONDS = 0.5
-RECONNECT_MAX_SECONDS = 10.0
+logger = logging.getLogger("zeromemory.worker")
 
 
 class Worker(upstream.Worker):
@@ -40,7 +38,7 @@ class Worker(upstream.Worker):
                 while self.running and waited < pause:
                     time.sleep(0.1)
                     waited += 0.1
-                pause = min(pause * 2, RECONNECT_MAX_SECONDS)
+                pause = next_pause(pause)
 
 
 class Command(upstream.Command):
