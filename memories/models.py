@@ -607,6 +607,12 @@ class WebhookDelivery(models.Model):
                 condition=Q(state="pending", claimed_until__isnull=False),
                 name="delivery_in_flight_idx",
             ),
+            # One endpoint's due deliveries, earliest first (the claim fills each endpoint's room).
+            models.Index(
+                fields=["endpoint", "next_attempt_at", "id"],
+                condition=Q(state="pending"),
+                name="delivery_endpoint_due_idx",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(fields=["endpoint", "event"], name="delivery_once_per_endpoint"),

@@ -4,7 +4,7 @@
   heartbeat has gone stale is put back in the queue (manage.py task_worker).
 - ``WebhookDelivery.claimed_until``: set while a sender holds a delivery, so the claim can count
   an endpoint's deliveries in flight across every sender process.
-- Two partial indexes, built CONCURRENTLY (both tables keep every row ever written): the
+- Three partial indexes, built CONCURRENTLY (both tables keep every row ever written): the
   deliveries in flight per endpoint, and the RUNNING tasks the reaper looks at on
   django-tasks-db's table (its own indexes cover only the waiting ones).
 """
@@ -40,6 +40,14 @@ class Migration(migrations.Migration):
                 condition=models.Q(("claimed_until__isnull", False), ("state", "pending")),
                 fields=["endpoint", "claimed_until"],
                 name="delivery_in_flight_idx",
+            ),
+        ),
+        AddIndexConcurrently(
+            model_name="webhookdelivery",
+            index=models.Index(
+                condition=models.Q(("state", "pending")),
+                fields=["endpoint", "next_attempt_at", "id"],
+                name="delivery_endpoint_due_idx",
             ),
         ),
         migrations.RunSQL(
