@@ -374,8 +374,9 @@ def next_due_in(*, cap: float) -> float:
 
 class Sender:
     """Claims and sends deliveries until ``stop`` is set, ``concurrency`` at a time: a slow
-    receiver holds one thread, not the queue. Woken by the trigger's NOTIFY at commit, and by a
-    timer for retries that fall due."""
+    receiver holds at most WEBHOOK_ENDPOINT_CONCURRENCY threads of all the senders, not the
+    queue. Woken by the trigger's NOTIFY at commit (and at each attempt recorded, which may make
+    room at an endpoint), and by a timer for retries that fall due."""
 
     def __init__(self, *, concurrency: int, poll_seconds: float, stop: threading.Event) -> None:
         self.concurrency = concurrency
