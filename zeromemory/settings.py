@@ -410,6 +410,11 @@ TASKS = {
         else "django_tasks_db.DatabaseBackend"
     }
 }
+# A task a worker holds is its while the worker's heartbeat (every quarter of this, from a thread
+# of its own, also while a task runs) is younger than this; after that, any worker puts it back
+# in the queue (a worker killed mid-task, its machine lost). Longer than a database failover
+# takes, since a worker cut off from the database cannot beat (manage.py task_worker).
+TASK_LEASE_SECONDS = env_float("ZEROMEMORY_TASK_LEASE_SECONDS", 60.0, 1.0, 3600.0)
 
 # -- webhooks (memories.webhooks; `manage.py deliver_webhooks` sends them) ---------------------
 
@@ -464,6 +469,10 @@ if env_bool("ZEROMEMORY_WEBHOOK_PRIVATE_TARGETS", False):
     )
 # Deliveries sent at once: a slow receiver holds one sender, not the others.
 WEBHOOK_CONCURRENCY = env_int("ZEROMEMORY_WEBHOOK_CONCURRENCY", 4, minimum=1, maximum=64)
+# Deliveries in flight to one endpoint at once, across every sender thread and process (the
+# claim counts them in the database): a receiver that answers slowly holds this many senders,
+# never all of them.
+WEBHOOK_ENDPOINT_CONCURRENCY = env_int("ZEROMEMORY_WEBHOOK_ENDPOINT_CONCURRENCY", 2, minimum=1, maximum=64)
 # How often the sender looks for due retries when nothing wakes it (a commit that queued a
 # delivery wakes it at once).
 WEBHOOK_POLL_SECONDS = env_float("ZEROMEMORY_WEBHOOK_POLL_SECONDS", 5.0, 0.05, 300.0)
