@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import BENCH_DATABASE, setup_django  # noqa: E402
+from bench.common import BENCH_DATABASE, setup_django
 
 
 def median_ms(run: Callable[[], object], rounds: int) -> float:
@@ -89,7 +89,7 @@ def main() -> None:
         for _ in range(50):
             remember()
         wait_caught_up(replica, primary.url(BENCH_DATABASE))
-        user.read_after_lsn = None  # as a token's authentication sets it
+        user.read_after_lsn = None  # type: ignore[attr-defined]  # as a token's authentication sets it
 
         figures = {}
         # A/B back to back, interleaved in blocks so load from elsewhere falls on both.

@@ -106,8 +106,6 @@ def _probe(alias: str) -> psycopg.Connection[Any]:
         params.pop(key, None)
     params.setdefault("connect_timeout", settings.REPLICA_CONNECT_TIMEOUT_SECONDS)
     conn = psycopg.connect(**params, autocommit=True)
-    timeout_ms = int(settings.REPLICA_CONNECT_TIMEOUT_SECONDS * 1000)
-    conn.execute(f"SET statement_timeout = {timeout_ms}")
     # Inherited across a fork (a preloading server), the old one belongs to the parent: not closed.
     _probes[alias] = (os.getpid(), conn)
     return conn
@@ -115,7 +113,12 @@ def _probe(alias: str) -> psycopg.Connection[Any]:
 
 def _measure(alias: str) -> Lag:
     try:
-        row = _probe(alias).execute(_MEASURE).fetchone()
+        conn = _probe(alias)
+        # SET LOCAL, not a session setting: the replica may sit behind a transaction-mode pooler,
+        # where a session's SET would stay on a server connection other clients then get.
+        with conn.transaction():
+            conn.execute(f"SET LOCAL statement_timeout = {int(settings.REPLICA_CONNECT_TIMEOUT_SECONDS * 1000)}")
+            row = conn.execute(_MEASURE).fetchone()
     except psycopg.Error:
         held = _probes.pop(alias, None)
         if held is not None and held[0] == os.getpid():
@@ -150,6 +153,11 @@ def replica_lag(*, alias: str, fresh: bool = False) -> Lag:
     lock = _lock(alias)
     if not lock.acquire(blocking=cached is None or fresh):
         assert cached is not None
+        # Another thread is measuring. Its answer is due within the timeouts: a measurement older
+        # than that is a replica that hangs, not one to keep reading from.
+        overdue = settings.REPLICA_CHECK_SECONDS + 2 * settings.REPLICA_CONNECT_TIMEOUT_SECONDS
+        if time.monotonic() - cached.measured_at > overdue:
+            return Lag(answered=False, seconds=math.inf, replay_lsn=0, measured_at=cached.measured_at)
         return cached
     try:
         cached = _lags.get(alias)
