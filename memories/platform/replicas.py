@@ -26,6 +26,7 @@ primary (``replica_read``), and a recall's rows the replica lacks are fetched fr
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import random
@@ -39,11 +40,12 @@ from typing import Any, TypeVar
 
 import psycopg
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, InterfaceError, OperationalError, connections, transaction
 
 from memories.models import Credential
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 # The database the current replica_reads() block reads from (None: outside any block).
 _chosen: ContextVar[str | None] = ContextVar("zeromemory_replica_alias", default=None)
@@ -189,11 +191,16 @@ UPDATE {_CREDENTIALS} AS credential
 
 
 def _mark(user_id: int) -> None:
-    with transaction.atomic(using=DEFAULT_DB_ALIAS), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        # A hint, not data: no wait for the WAL flush (a crash can lose it, and then only the
-        # routing of the next read, never a memory).
-        cursor.execute("SET LOCAL synchronous_commit = off")
-        cursor.execute(_MARK, [user_id])
+    try:
+        with transaction.atomic(using=DEFAULT_DB_ALIAS), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            # A hint, not data: no wait for the WAL flush (a crash can lose it, and then only the
+            # routing of the next read, never a memory).
+            cursor.execute("SET LOCAL synchronous_commit = off")
+            cursor.execute(_MARK, [user_id])
+    except DatabaseError:
+        # The write itself has committed: its answer must not become an error. Until the user's
+        # next write, their reads may lag like anyone's (within the bound).
+        logger.warning("Could not record user %s's last write for read-your-writes", user_id, exc_info=True)
 
 
 def note_write(*, user: Any) -> None:
