@@ -152,6 +152,10 @@ class Credential(models.Model):
     projects = models.ManyToManyField(Project, blank=True, related_name="+")
     read_only = models.BooleanField(default=False)
     expires_at = models.DateTimeField(null=True, blank=True)
+    # Read-your-writes with read replicas (memories.platform.replicas): the primary's WAL position
+    # (bytes) after the user's last write. Read with the token on every request, so routing a read
+    # costs no query of its own; written on all the user's tokens, only when replicas are set.
+    read_after_lsn = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [

@@ -263,14 +263,28 @@ def _database() -> dict[str, Any]:
 
 
 def _replicas() -> dict[str, dict[str, Any]]:
-    """DATABASE_REPLICA_URLS: comma-separated read replicas (recall and the feed read there)."""
+    """DATABASE_REPLICA_URLS: comma-separated read replicas (recall, the context pack and the feed
+    read there; memories.platform.replicas)."""
     urls = [url.strip() for url in os.environ.get("DATABASE_REPLICA_URLS", "").split(",") if url.strip()]
     replicas = {}
     for number, url in enumerate(urls, start=1):
         config = _with_options(_parse_database_url(url, "DATABASE_REPLICA_URLS"))
+        # A test run with replicas set creates its test database on the primary only; each
+        # replica alias then reaches that same database (a replica is a copy, not a database
+        # to create). tests/platform/test_read_replica.py uses real streaming replicas instead.
         config["TEST"] = {"MIRROR": "default"}
         replicas[f"replica{number}"] = config
     return replicas
+
+
+# A replica further behind than this (seconds) serves no read until it catches up: reads go to
+# another replica, or the primary. Measured per process at most every REPLICA_CHECK_SECONDS; a
+# replica that does not answer within REPLICA_CONNECT_TIMEOUT_SECONDS is not asked again for
+# REPLICA_RETRY_SECONDS.
+REPLICA_MAX_LAG_SECONDS = env_float("ZEROMEMORY_REPLICA_MAX_LAG_SECONDS", 5.0, minimum=0.0, maximum=86400.0)
+REPLICA_CHECK_SECONDS = env_float("ZEROMEMORY_REPLICA_CHECK_SECONDS", 1.0, minimum=0.0, maximum=60.0)
+REPLICA_RETRY_SECONDS = 5.0
+REPLICA_CONNECT_TIMEOUT_SECONDS = 2
 
 
 DATABASES = {"default": _database(), **_replicas()}
