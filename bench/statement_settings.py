@@ -20,9 +20,9 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.platform.helpers import free_port  # noqa: E402
-from tests.platform.pgbouncer import pgbouncer  # noqa: E402
-from zeromemory.embedded_db import EmbeddedServer  # noqa: E402
+from tests.platform.helpers import free_port
+from tests.platform.pgbouncer import pgbouncer
+from zeromemory.embedded_db import EmbeddedServer
 
 STATEMENT = "SELECT 1"
 SETTINGS = "SELECT set_config('hnsw.ef_search', '400', true), set_config('hnsw.iterative_scan', 'strict_order', true); "
