@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,7 +26,8 @@ import pytest
 
 from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, issue_token, manage
 from tests.platform.pgbouncer import Bouncer, pgbouncer, require_pgbouncer
-from tests.platform.server import Gunicorn, request
+from tests.platform.server import request
+from tests.platform.test_deploy_roles import procfile
 from tests.webhooks.receiver import Receiver
 from zeromemory.embedded_db import EmbeddedServer
 
@@ -105,6 +106,8 @@ def pooled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pooled]:
     database.acquire(NAME)
     try:
         with pgbouncer(database, NAME, pool_size=2) as bouncer:
+            if (ROOT / ".data" / "onnx").is_dir():  # the exported model: no export on first load
+                shutil.copytree(ROOT / ".data" / "onnx", folder / "data" / "onnx")
             common = {"ZEROMEMORY_DATA_DIR": str(folder / "data"), "ZEROMEMORY_LOG_LEVEL": "WARNING"}
             direct_env = child_env(DATABASE_URL=database.url(NAME), **common)
             pooled_env = child_env(
@@ -113,9 +116,18 @@ def pooled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pooled]:
                 ZEROMEMORY_DB_POOLER="transaction",
                 **common,
             )
-            # migrate as a pooled deployment runs it: around the pooler, to DATABASE_DIRECT_URL.
+            # The Procfile's release step (./zm migrate) as a pooled deployment runs it: around the
+            # pooler, to DATABASE_DIRECT_URL.
             before = bouncer.transactions(NAME)
-            migrated = manage("migrate", "--noinput", env=pooled_env, timeout=300)
+            migrated = subprocess.run(
+                procfile()["release"],
+                cwd=ROOT,
+                env=pooled_env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
             assert migrated.returncode == 0, migrated.stderr[-3000:]
             assert bouncer.transactions(NAME) == before
             seeded = manage("shell", "-c", SEED, env=direct_env, timeout=300)
@@ -175,27 +187,25 @@ def test_recall_through_the_pooler_matches_the_direct_figure_and_leaves_nothing_
 
 
 def test_a_served_request_is_bounded_behind_the_pooler_and_other_processes_are_not(pooled: Pooled) -> None:
-    served = Gunicorn(
-        pooled.bouncer.url(NAME),
-        workers=1,
-        threads=2,
-        extra_env={
-            "DATABASE_DIRECT_URL": pooled.database.url(NAME),
-            "ZEROMEMORY_DB_POOLER": "transaction",
-            "ZEROMEMORY_DATA_DIR": pooled.pooled_env["ZEROMEMORY_DATA_DIR"],
-            "ZEROMEMORY_STATEMENT_TIMEOUT_SECONDS": "1",
-        },
-    )
+    # The Procfile's web role (./zm web: gunicorn), its DATABASE_URL at PgBouncer.
+    port = free_port()
+    env = {
+        **pooled.pooled_env,
+        "ZEROMEMORY_PORT": str(port),
+        "ZEROMEMORY_WORKERS": "1",
+        "ZEROMEMORY_THREADS": "2",
+        "ZEROMEMORY_STATEMENT_TIMEOUT_SECONDS": "1",
+    }
     token = issue_token(pooled.pooled_env)
-    served.start(pooled.folder / "gunicorn.log")
+    with open(pooled.folder / "web.log", "ab") as out:
+        web = subprocess.Popen(procfile()["web"], cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True)
     try:
+        eventually(lambda: request(port, "GET", "/api/v1/memories/").status == 401, 180, "./zm web answers")
         # The app answers remember and recall through the pooler.
-        written = request(
-            served.port, "POST", "/api/v1/memories/", token, {"content": "The pooler runs in transaction mode."}
-        )
+        written = request(port, "POST", "/api/v1/memories/", token, {"content": "The pooler runs in transaction mode."})
         assert written.status == 201, written.body
         memory_id = written.body["memory"]["id"]
-        found = request(served.port, "POST", "/api/v1/recall/", token, {"query": "Which mode does the pooler run in?"})
+        found = request(port, "POST", "/api/v1/recall/", token, {"query": "Which mode does the pooler run in?"})
         assert found.status == 200, found.body
         assert found.body["results"][0]["memory"]["id"] == memory_id
 
@@ -204,17 +214,18 @@ def test_a_served_request_is_bounded_behind_the_pooler_and_other_processes_are_n
         with psycopg.connect(pooled.database.url(NAME)) as holder:
             holder.execute("SELECT id FROM memories_memory WHERE id = %s FOR UPDATE", [memory_id])
             started = time.monotonic()
-            refused = request(served.port, "POST", f"/api/v1/memories/{memory_id}/forget/", token, {})
+            refused = request(port, "POST", f"/api/v1/memories/{memory_id}/forget/", token, {})
             waited = time.monotonic() - started
             state = holder.execute("SELECT state FROM memories_memory WHERE id = %s", [memory_id]).fetchone()
         assert refused.status == 503, refused.body
         assert refused.body["error"]["code"] == "database_unavailable"
         assert 1 <= waited < 10
         assert state == ("live",)
-        after = request(served.port, "POST", f"/api/v1/memories/{memory_id}/forget/", token, {})
+        after = request(port, "POST", f"/api/v1/memories/{memory_id}/forget/", token, {})
         assert after.status == 200, after.body
     finally:
-        served.stop()
+        os.killpg(web.pid, signal.SIGTERM)
+        web.wait(timeout=60)
 
     # A process that does not serve (the task worker, a management command) runs a statement
     # longer than the bound through the same pooler and its two server connections, which the
@@ -255,13 +266,9 @@ def test_the_sender_listens_on_the_direct_url_and_is_woken_through_it(pooled: Po
         done = manage("shell", "-c", setup, env=env)
         assert done.returncode == 0, done.stderr[-3000:]
         with open(pooled.folder / "sender.log", "ab") as out:
+            # The Procfile's sender role (./zm sender).
             sender = subprocess.Popen(
-                [sys.executable, str(ROOT / "manage.py"), "deliver_webhooks"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=out,
-                start_new_session=True,
+                procfile()["sender"], cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
             )
         assert manage("shell", "-c", WRITE_IN_ACME.format(text="First through the pooler."), env=env).returncode == 0
         eventually(lambda: len(receiver.received) == 1, 60, "the first event delivered")
