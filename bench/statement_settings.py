@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -56,7 +57,7 @@ def _time(conn: psycopg.Connection, way: object, statements: int) -> float:
 def _measure(label: str, url: str, options: str | None, rounds: int, statements: int) -> None:
     ways = {"on the connection": _on_connection, "in the message": _in_message, "own transaction": _own_transaction}
     figures: dict[str, list[float]] = {name: [] for name in ways}
-    kwargs = {"options": options} if options else {}
+    kwargs: dict[str, Any] = {"options": options} if options else {}
     with psycopg.connect(url, autocommit=True, prepare_threshold=None, **kwargs) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         conn.execute("SELECT '[1]'::vector").fetchall()  # loads pgvector: its settings exist
