@@ -48,18 +48,19 @@ import operator
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.postgres.search import SearchQuery
-from django.db import connections, transaction
+from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from pgvector import Vector
 
 from memories.models import Memory, MemorySentence, Project
+from memories.statement_settings import statement_settings
 from memories.text import MAX_SENTENCES
 
 # BM25's usual constants.
@@ -90,8 +91,8 @@ SENTENCE_ROWS_KEPT = DISTINCT_TOP * MAX_SENTENCES
 # How many the index search keeps: enough when they hold DISTINCT_TOP memories (the rows after
 # them are farther than all of those), and each kept row costs a probe of its memory.
 SENTENCE_ROWS_SEARCHED = 4 * DISTINCT_TOP
-# hnsw.ef_search for the sentence side's searches (every connection carries 400, for recall's
-# vector side): the nearest three memories of a sentence need a shallower walk, and the
+# hnsw.ef_search for the sentence side's searches (recall's vector side searches at 400,
+# settings.HNSW_EF_SEARCH): the nearest three memories of a sentence need a shallower walk, and the
 # iterative scan goes on past it when the scope's filter holds rows back. At 40 the nearest
 # three memories were those of the exact scan for 0.99 of sentences (ties apart), as at 100
 # and 400, for a third of the time of 400 (bench/longtext_quality.py).
@@ -678,22 +679,11 @@ def _neighbour_sql(scope: NeighbourScope, *, whole: bool, sentence_rows: bool, e
     return f"WITH {_QUERY_VECTORS} {' UNION ALL '.join(branches)}", params
 
 
-@contextmanager
-def _neighbour_search(alias: str) -> Iterator[None]:
-    """hnsw.ef_search at NEIGHBOUR_EF_SEARCH for the statements inside, back to the
-    connection's value after (SET LOCAL: in the caller's transaction, or in one of its own)."""
-    connection = connections[alias]
-    if not connection.in_atomic_block:
-        with transaction.atomic(using=alias), connection.cursor() as cursor:
-            cursor.execute(f"SET LOCAL hnsw.ef_search = {NEIGHBOUR_EF_SEARCH}")
-            yield
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(f"SET LOCAL hnsw.ef_search = {NEIGHBOUR_EF_SEARCH}")
-    yield
-    # Not on an error: the transaction is then rolled back, and with it the setting.
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.ef_search TO DEFAULT")
+def _neighbour_search() -> AbstractContextManager[None]:
+    """hnsw.ef_search at NEIGHBOUR_EF_SEARCH for the statements inside, sent with each
+    (memories.statement_settings: local to its transaction, kept by a transaction
+    pooler, no round trip of its own)."""
+    return statement_settings({"hnsw.ef_search": NEIGHBOUR_EF_SEARCH, "hnsw.iterative_scan": "strict_order"})
 
 
 def sentence_neighbours(
@@ -737,7 +727,7 @@ def _neighbours(
     back short."""
     sql, params = _neighbour_sql(scope, whole=whole, sentence_rows=sentence_rows, exact=exact)
     # The exact scan with the connection's settings: nothing there for the index to serve.
-    search = nullcontext() if exact else _neighbour_search(scope.alias)
+    search = nullcontext() if exact else _neighbour_search()
     with search, connections[scope.alias].cursor() as cursor:
         cursor.execute(sql, [[Vector._to_db(vector) for vector in query_vectors], *_bound(params, bind)])
         rows = cursor.fetchall()

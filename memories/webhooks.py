@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -443,8 +444,18 @@ class Sender:
 
 
 def _listen() -> Any:
+    """A connection of the sender's own that LISTENs. A LISTEN belongs to its session, and a
+    transaction-mode pooler hands the server connection to other clients between transactions
+    (the NOTIFY would wake nobody, or another client): behind one (ZEROMEMORY_DB_POOLER), it
+    connects to DATABASE_DIRECT_URL, the database itself (docs/scaling.md, "Behind a pooler")."""
     import psycopg
 
+    if settings.DB_POOLER != "none":
+        if settings.DATABASE_DIRECT_MISSING:
+            raise ImproperlyConfigured(settings.DATABASE_DIRECT_MISSING_MESSAGE)
+        listener = psycopg.connect(settings.DATABASE_DIRECT_URL, autocommit=True)
+        listener.execute(f"LISTEN {CHANNEL}")
+        return listener
     params = {
         key: value
         for key, value in connection.get_connection_params().items()

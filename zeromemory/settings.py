@@ -198,11 +198,32 @@ DB_POOL_MAX_SIZE = env_int("ZEROMEMORY_DB_POOL_MAX_SIZE", 10, minimum=1, maximum
 SERVING = env_bool("ZEROMEMORY_SERVING", False)
 STATEMENT_TIMEOUT_SECONDS = env_int("ZEROMEMORY_STATEMENT_TIMEOUT_SECONDS", 30, minimum=0)
 # The HNSW index serves recall's vector side (memories.recall.vector_ranking). Its search
-# settings ride on every connection, so a recall costs no BEGIN/SET round trips: at the
-# default ef_search of 40 the index found 0.43 of the true top 10 for identifier-style
-# queries, at 400 all of them (bench/recall.py); the iterative scan keeps going until the
-# visibility filters have let enough rows through.
+# settings are sent with each search statement (memories.statement_settings), where a
+# transaction pooler keeps them: at the default ef_search of 40 the index found 0.43 of the
+# true top 10 for identifier-style queries, at 400 all of them (bench/recall.py); the
+# iterative scan keeps going until the visibility filters have let enough rows through.
 HNSW_EF_SEARCH = 400
+HNSW_SEARCH = {"hnsw.ef_search": HNSW_EF_SEARCH, "hnsw.iterative_scan": "strict_order"}
+# ZEROMEMORY_DB_POOLER=transaction: DATABASE_URL reaches PostgreSQL through a transaction-mode
+# pooler (PgBouncer's pool_mode=transaction, Neon's pooled endpoint, Supabase's port 6543). Such a
+# pooler refuses startup options and hands one server connection to many clients, one
+# transaction at a time, so nothing may live in the session (docs/scaling.md, "Behind a
+# pooler"). Declared rather than detected: a pooler answers like PostgreSQL, and guessing wrong
+# either way silently loses the settings. DATABASE_DIRECT_URL (default: DATABASE_URL) is the way
+# around it for what needs a session: the webhook sender's LISTEN and migrate's advisory lock.
+DB_POOLER = os.environ.get("ZEROMEMORY_DB_POOLER", "none").strip().lower() or "none"
+if DB_POOLER not in {"none", "transaction"}:
+    raise ImproperlyConfigured("ZEROMEMORY_DB_POOLER must be 'transaction' or 'none'")
+if DB_POOLER != "none" and not DATABASE_URL:
+    raise ImproperlyConfigured("ZEROMEMORY_DB_POOLER needs DATABASE_URL (the embedded database has no pooler)")
+DATABASE_DIRECT_URL = os.environ.get("DATABASE_DIRECT_URL", "").strip() or DATABASE_URL
+# Behind a pooler with no DATABASE_DIRECT_URL of its own, the direct URL would be the pooler's:
+# what needs a session then refuses to start (migrate, the sender) rather than misbehave.
+DATABASE_DIRECT_MISSING = DB_POOLER != "none" and not os.environ.get("DATABASE_DIRECT_URL", "").strip()
+DATABASE_DIRECT_MISSING_MESSAGE = (
+    "ZEROMEMORY_DB_POOLER is set: set DATABASE_DIRECT_URL to the database itself, not the pooler "
+    "(migrate's advisory lock and the webhook sender's LISTEN need a session of their own)"
+)
 
 
 def _parse_database_url(url: str, variable: str) -> dict[str, Any]:
@@ -217,12 +238,30 @@ def _parse_database_url(url: str, variable: str) -> dict[str, Any]:
     return config
 
 
-def _with_options(config: dict[str, Any]) -> dict[str, Any]:
-    options: dict[str, Any] = dict(config.get("OPTIONS") or {})
-    # Short OLTP queries: JIT compilation only ever adds milliseconds to them.
-    options.setdefault("options", f"-c jit=off -c hnsw.ef_search={HNSW_EF_SEARCH} -c hnsw.iterative_scan=strict_order")
+def _session_settings() -> dict[str, str]:
+    """Settings for every statement of this process: JIT compilation only ever adds milliseconds
+    to short OLTP queries; a server process bounds each statement (SERVING)."""
+    values = {"jit": "off"}
     if SERVING and STATEMENT_TIMEOUT_SECONDS:
-        options["options"] += f" -c statement_timeout={STATEMENT_TIMEOUT_SECONDS}s"
+        values["statement_timeout"] = f"{STATEMENT_TIMEOUT_SECONDS}s"
+    return values
+
+
+def _with_options(config: dict[str, Any], pooler: str | None = None) -> dict[str, Any]:
+    pooler = pooler or DB_POOLER
+    options: dict[str, Any] = dict(config.get("OPTIONS") or {})
+    if pooler == "transaction":
+        # No startup options (refused) and no session state: the session settings go with each
+        # statement instead (memories.statement_settings: in the statement's own round
+        # trip, local to its transaction); no server-side cursors (a named cursor lives in the
+        # session, its transaction already handed back); no prepared statements (PgBouncer 1.18
+        # knows none, and another client's server connection would not have them).
+        config["STATEMENT_SETTINGS"] = _session_settings()
+        config["DISABLE_SERVER_SIDE_CURSORS"] = True
+        options["prepare_threshold"] = None
+    else:
+        # Direct: the session settings ride on the connection, for nothing per statement.
+        options.setdefault("options", " ".join(f"-c {name}={value}" for name, value in _session_settings().items()))
     if DB_POOL:
         options["pool"] = {
             "min_size": 1,
@@ -262,6 +301,18 @@ def _database() -> dict[str, Any]:
     return _with_options(config)
 
 
+def _direct_database() -> dict[str, Any] | None:
+    """DATABASES["default"] as migrate sees it behind a pooler: DATABASE_DIRECT_URL, with the
+    session settings on the connection and no pool (zeromemory/management/commands/migrate.py).
+    None when the default connection is direct already, or no direct URL was given."""
+    if DB_POOLER == "none" or DATABASE_DIRECT_MISSING:
+        return None
+    config = _with_options(_parse_database_url(DATABASE_DIRECT_URL, "DATABASE_DIRECT_URL"), pooler="none")
+    config["OPTIONS"].pop("pool", None)
+    config.update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False, STATEMENT_SETTINGS={}, DISABLE_SERVER_SIDE_CURSORS=False)
+    return config
+
+
 def _replicas() -> dict[str, dict[str, Any]]:
     """DATABASE_REPLICA_URLS: comma-separated read replicas (recall, the context pack and the feed
     read there; memories.platform.replicas)."""
@@ -288,6 +339,7 @@ REPLICA_CONNECT_TIMEOUT_SECONDS = 2
 
 
 DATABASES = {"default": _database(), **_replicas()}
+DATABASE_DIRECT = _direct_database()
 DATABASE_ROUTERS = ["memories.platform.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -215,18 +215,29 @@ def test_a_short_iterative_index_scan_falls_back_to_an_exact_scan(alice):
     assert sorted(pk for pk, _ in found) == sorted(tasks.values_list("pk", flat=True))
 
 
-def test_every_connection_carries_the_hnsw_search_settings(db):
-    """recall's vector side relies on them without a BEGIN/SET round trip of its own."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
-        assert cursor.fetchone() == (1,)
-        cursor.execute("SHOW hnsw.ef_search")
-        ef_search = cursor.fetchone()
-        cursor.execute("SHOW hnsw.iterative_scan")
-        iterative = cursor.fetchone()
+def test_the_vector_side_sends_its_hnsw_search_settings_with_its_statement(db):
+    """Not on the connection (a transaction pooler drops startup options): in the statement's
+    own message, memories.statement_settings."""
+    from memories.recall import vector_ranking
 
-    assert ef_search == ("400",)
-    assert iterative == ("strict_order",)
+    sent: list[str] = []
+
+    def capture(execute, sql, params, many, context):
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('hnsw.ef_search', true), current_setting('jit')")
+        outside = cursor.fetchone()
+    with connection.execute_wrapper(capture):
+        vector_ranking(Memory.objects.all(), [1.0] * 384, 10)
+
+    assert outside in {(None, "off"), ("40", "off")}  # pgvector's default; jit still on the connection
+    assert len(sent) == 2  # the walk, then (an empty store: it came back short) the exact scan
+    assert not sent[1].startswith("SELECT set_config")
+    assert sent[0].startswith(
+        "SELECT set_config('hnsw.ef_search', '400', true), set_config('hnsw.iterative_scan', 'strict_order', true); "
+    )
 
 
 def test_words_common_in_the_store_are_left_to_the_vector_side(alice, monkeypatch):

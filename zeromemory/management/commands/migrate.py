@@ -4,16 +4,19 @@ Several replicas that start at once (``./zm serve`` migrates on every start; a d
 ``migrate`` as a one-off step, and a rollout may start it more than once) each ran the same
 migrations against one database: the second failed on tables the first had just created, or
 applied a data migration twice. Here each run first takes one session-level advisory lock: the
-others wait, then find nothing left to apply. The lock is the session's, so run it against a
-direct connection, not through a transaction-mode pooler (docs/scaling.md)."""
+others wait, then find nothing left to apply. The lock is the session's, and a concurrent index
+build cannot run in a transaction: behind a transaction-mode pooler (ZEROMEMORY_DB_POOLER) the
+command runs on DATABASE_DIRECT_URL instead (docs/scaling.md, "Behind a pooler")."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.commands.migrate import Command as DjangoMigrate
-from django.db import connections
+from django.db import DEFAULT_DB_ALIAS, connections
 
 # One key for every zeromemory database: 64-bit, from the name (pg_advisory_lock's bigint form).
 LOCK_NAME = "zeromemory.migrate"
@@ -28,6 +31,27 @@ class Command(DjangoMigrate):
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [LOCK_NAME])
             return bool(cursor.fetchone()[0])
+
+    @staticmethod
+    def _go_direct(connection: Any) -> None:
+        """Behind a transaction pooler, reconnect to the database itself: the pooler would hand
+        the lock's session to other clients between transactions, and wrap nothing right for
+        CREATE INDEX CONCURRENTLY. For this process only (a one-off command)."""
+        if settings.DB_POOLER == "none" or connection.alias != DEFAULT_DB_ALIAS:
+            return
+        if settings.DATABASE_DIRECT is None:
+            raise ImproperlyConfigured(settings.DATABASE_DIRECT_MISSING_MESSAGE)
+        connection.close()
+        # The pool, if one was opened already (asking connection.pool would open one).
+        if connection.alias in connection._connection_pools:
+            connection.close_pool()
+        # Over the pooled entry: Django filled in its defaults (TIME_ZONE…) there.
+        connection.settings_dict = {**connection.settings_dict, **settings.DATABASE_DIRECT}
+
+    def execute(self, *args: Any, **options: Any) -> Any:
+        # Before the system checks, which query the database already.
+        self._go_direct(connections[options.get("database") or DEFAULT_DB_ALIAS])
+        return super().execute(*args, **options)
 
     def handle(self, *args: Any, **options: Any) -> None:
         connection = connections[options["database"]]
