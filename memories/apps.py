@@ -1,6 +1,24 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _check_feed_epoch(sender: Any, using: str, plan: Any = None, **kwargs: Any) -> None:
+    # Every deploy and every ./zm serve migrates: a database that turned up in another cluster
+    # (restored by other means than ./zm restore) moves its feed to a new epoch before anything
+    # is written there (memories.services.feed_epoch). Not on a migration back to before the
+    # epoch existed.
+    from django.db import connections
+    from django.db.migrations.recorder import MigrationRecorder
+
+    if not MigrationRecorder(connections[using]).migration_qs.filter(app="memories", name="0026_feed_epoch").exists():
+        return
+    from memories.services.feed_epoch import feed_epoch_check
+
+    feed_epoch_check(using=using)
 
 
 class MemoriesConfig(AppConfig):
@@ -9,3 +27,5 @@ class MemoriesConfig(AppConfig):
 
     def ready(self) -> None:
         from memories.api import schema  # noqa: F401 - registers the OpenAPI auth extension
+
+        post_migrate.connect(_check_feed_epoch, sender=self, dispatch_uid="memories.feed_epoch_check")
