@@ -403,12 +403,16 @@ def feed_events_page(
 
     Positions are (epoch, txid, id). Only the current epoch is still being written: the rows of
     earlier ones (restored from a backup) are all settled, and their transaction ids, counted
-    in another cluster's history, mean nothing to this one's snapshot. ``after`` from another
+    in another cluster's history, mean nothing to this one's snapshot. ``after`` from an earlier
     epoch raises FeedEpochChanged: its txid cannot be compared with this history's.
     """
     epoch = feed_epoch_current()
-    if after is not None and after[0] != epoch:
+    if after is not None and after[0] < epoch:
         raise FeedEpochChanged(cursor_epoch=after[0], epoch=epoch)
+    if after is not None and after[0] > epoch:
+        # A later epoch than this database knows: a replica that has not yet replayed the
+        # restore's new epoch. Nothing new here yet; the reader keeps the cursor.
+        return EventPage(events=[], last=None, more=False, epoch=epoch)
     settled = Q(epoch__lt=epoch) | Q(epoch=epoch, txid__lt=_SETTLED_BELOW)
     events = FeedEvent.objects.filter(feed_event_condition(user), settled)
     if project is not None:
