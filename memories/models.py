@@ -152,6 +152,10 @@ class Credential(models.Model):
     projects = models.ManyToManyField(Project, blank=True, related_name="+")
     read_only = models.BooleanField(default=False)
     expires_at = models.DateTimeField(null=True, blank=True)
+    # Read-your-writes with read replicas (memories.platform.replicas): the primary's WAL position
+    # (bytes) after the user's last write. Read with the token on every request, so routing a read
+    # costs no query of its own; written on all the user's tokens, only when replicas are set.
+    read_after_lsn = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -620,6 +624,9 @@ class WebhookDelivery(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     # When a sender may next take it: due now, after a backoff, or after a claim's lease.
     next_attempt_at = models.DateTimeField(default=timezone.now)
+    # Set while a sender holds it (the end of its claim's lease), cleared when the attempt is
+    # recorded: what the claim counts of an endpoint's deliveries in flight, against its cap.
+    claimed_until = models.DateTimeField(null=True, blank=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     last_status = models.PositiveSmallIntegerField(null=True, blank=True)
     last_error = models.TextField(blank=True, default="")
@@ -630,6 +637,17 @@ class WebhookDelivery(models.Model):
         verbose_name_plural = "webhook deliveries"
         indexes = [
             models.Index(fields=["next_attempt_at", "id"], condition=Q(state="pending"), name="delivery_due_idx"),
+            models.Index(
+                fields=["endpoint", "claimed_until"],
+                condition=Q(state="pending", claimed_until__isnull=False),
+                name="delivery_in_flight_idx",
+            ),
+            # One endpoint's due deliveries, earliest first (the claim fills each endpoint's room).
+            models.Index(
+                fields=["endpoint", "next_attempt_at", "id"],
+                condition=Q(state="pending"),
+                name="delivery_endpoint_due_idx",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(fields=["endpoint", "event"], name="delivery_once_per_endpoint"),
@@ -655,3 +673,14 @@ class WebhookAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"attempt {self.number} of {self.delivery_id}: {self.status or self.error[:40]}"
+
+
+class WorkerHeartbeat(models.Model):
+    """A task worker's last sign of life, in the database's clock (manage.py task_worker). A
+    task RUNNING under a worker whose heartbeat is older than the lease goes back to the queue."""
+
+    worker_id = models.CharField(max_length=64, primary_key=True)
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"worker {self.worker_id} seen at {self.seen_at}"

@@ -18,6 +18,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from pgvector.django import CosineDistance
 
@@ -124,6 +125,18 @@ def _distinct(
     return distinct_from(nearest)
 
 
+def hit_rows(ids: list[str]) -> dict[str, Memory]:
+    """The ranked memories' rows, by id. Read where the ranking was (a replica inside
+    replica_reads()); any it lacks come from the primary, so a row the ranking found and the
+    replica no longer shows is never a 500. One gone from both (deleted since) is left out."""
+    query = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS)
+    rows = query.in_bulk(ids)
+    missing = [pk for pk in ids if pk not in rows]
+    if missing and query.db != DEFAULT_DB_ALIAS:
+        rows |= query.using(DEFAULT_DB_ALIAS).in_bulk(missing)
+    return rows
+
+
 def ranks_exactly(*, project: object, kinds: list[str] | None, as_of: datetime | None) -> bool:
     """Whether recall's vector side skips the HNSW index for these filters.
 
@@ -202,12 +215,12 @@ def recall(
     }
     ranked = sorted(scores, key=lambda pk: (-scores[pk], distances[pk], pk))
     if not include_superseded and as_of is None:
-        chosen = ranked[:limit]
-        rows = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS).in_bulk(chosen)
+        rows = hit_rows(ranked[:limit])
+        chosen = [pk for pk in ranked[:limit] if pk in rows]
     else:
         # A purged memory may still stand as a superseded version (or as live at as_of) but has
         # no words left to answer with. Left out after ranking, where it costs nothing: a filter
         # on purged_at would take the covering scans off their indexes.
-        rows = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS).in_bulk(ranked[: limit * 2])
-        chosen = [pk for pk in ranked[: limit * 2] if rows[pk].purged_at is None][:limit]
+        rows = hit_rows(ranked[: limit * 2])
+        chosen = [pk for pk in ranked[: limit * 2] if pk in rows and rows[pk].purged_at is None][:limit]
     return [RecallHit(memory=rows[pk], distance=distances[pk], score=scores[pk]) for pk in chosen]

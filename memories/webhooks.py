@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from memories.agent.results import feed_event_body, memory_body
 from memories.choices import DeliveryState, Visibility
-from memories.models import FeedEvent, Memory, WebhookAttempt, WebhookDelivery
+from memories.models import FeedEvent, Memory, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from memories.platform import webhook_targets
 from memories.platform.reconnect import DATABASE_LOST, RECONNECT_FIRST_SECONDS, next_pause
 
@@ -101,19 +101,71 @@ def _lease() -> timedelta:
 
 def deliveries_claim(*, limit: int) -> list[int]:
     """Take up to ``limit`` due deliveries for this sender: pushed past a lease, so that no other
-    sender takes them meanwhile and a crashed one's become due again."""
+    sender takes them meanwhile and a crashed one's become due again.
+
+    At most WEBHOOK_ENDPOINT_CONCURRENCY of one endpoint's deliveries are in flight at once,
+    across every sender thread and process: a receiver that answers slowly (or trickles its
+    answer until the deadline) held every thread it was given, and four of them stalled every
+    webhook. The count is the database's (``claimed_until``), taken under a lock on the
+    endpoint's row, so two senders never both fill the same endpoint's room."""
     if limit <= 0:
         return []
     now = timezone.now()
-    with transaction.atomic():
-        ids = list(
-            WebhookDelivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(state=DeliveryState.PENDING, next_attempt_at__lte=now, endpoint__active=True)
-            .order_by("next_attempt_at", "id")
-            .values_list("pk", flat=True)[:limit]
+    until = now + _lease()
+    deliveries, endpoints = WebhookDelivery._meta.db_table, WebhookEndpoint._meta.db_table
+    with transaction.atomic(), connection.cursor() as cursor:
+        # The endpoints with something due, locked in id order; one another sender is counting
+        # is skipped (this sender takes others'). NO KEY UPDATE: the outbox trigger's inserts
+        # (a foreign key's KEY SHARE) go on meanwhile.
+        cursor.execute(
+            f"""
+            SELECT endpoint.id FROM {endpoints} AS endpoint
+             WHERE endpoint.active AND EXISTS (
+                   SELECT 1 FROM {deliveries} AS due
+                    WHERE due.endpoint_id = endpoint.id AND due.state = 'pending' AND due.next_attempt_at <= %s)
+             ORDER BY endpoint.id
+               FOR NO KEY UPDATE OF endpoint SKIP LOCKED
+            """,
+            [now],
         )
-        WebhookDelivery.objects.filter(pk__in=ids).update(next_attempt_at=now + _lease())
-    return ids
+        locked = [row[0] for row in cursor.fetchall()]
+        if not locked:
+            return []
+        # A statement of its own, so its snapshot sees every claim committed by the sender that
+        # held these locks before. Each endpoint's room is the cap less what is in flight; the
+        # earliest due fill it, the earliest of all first. Guarded by the state it was read in.
+        cursor.execute(
+            f"""
+            WITH room AS (
+                SELECT locked.id, %(cap)s - (
+                       SELECT count(*) FROM {deliveries} AS held
+                        WHERE held.endpoint_id = locked.id AND held.state = 'pending'
+                          AND held.claimed_until > %(now)s) AS free
+                  FROM unnest(%(locked)s::bigint[]) AS locked(id)
+            ), chosen AS (
+                SELECT due.id FROM room CROSS JOIN LATERAL (
+                       SELECT candidate.id, candidate.next_attempt_at FROM {deliveries} AS candidate
+                        WHERE candidate.endpoint_id = room.id AND candidate.state = 'pending'
+                          AND candidate.next_attempt_at <= %(now)s
+                        ORDER BY candidate.next_attempt_at, candidate.id
+                        LIMIT greatest(room.free, 0)) AS due
+                 ORDER BY due.next_attempt_at, due.id
+                 LIMIT %(limit)s
+            )
+            UPDATE {deliveries} AS delivery SET next_attempt_at = %(until)s, claimed_until = %(until)s
+              FROM chosen
+             WHERE delivery.id = chosen.id AND delivery.state = 'pending' AND delivery.next_attempt_at <= %(now)s
+            RETURNING delivery.id
+            """,
+            {
+                "cap": settings.WEBHOOK_ENDPOINT_CONCURRENCY,
+                "now": now,
+                "locked": locked,
+                "limit": limit,
+                "until": until,
+            },
+        )
+        return sorted(row[0] for row in cursor.fetchall())
 
 
 @dataclass(frozen=True)
@@ -244,9 +296,13 @@ def delivery_attempt(*, delivery_id: int) -> str | None:
             last_attempt_at=now,
             last_status=sent.status,
             last_error=sent.error[:2000],
+            claimed_until=None,
             **changes,
         )
         if updated:
+            # Room at its endpoint again: a sender waiting on the cap (this or another) takes the next.
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_notify(%s, '')", [CHANNEL])
             WebhookAttempt.objects.create(
                 delivery=delivery,
                 number=number,
@@ -284,16 +340,33 @@ def deliveries_resend(*, actor: User | None, delivery_ids: list[int]) -> int:
 
 
 def next_due_in(*, cap: float) -> float:
-    """Seconds until the next pending delivery is due (0 if one is), at most ``cap``."""
-    due = (
-        WebhookDelivery.objects.filter(state=DeliveryState.PENDING, endpoint__active=True)
-        .order_by("next_attempt_at")
-        .values_list("next_attempt_at", flat=True)
-        .first()
-    )
-    if due is None:
+    """Seconds until the next pending delivery a sender may take is due (0 if one is), at most
+    ``cap``. An endpoint at its cap of deliveries in flight counts only by when those leases end:
+    its due ones wait for room (an attempt recorded wakes the senders), or the sender would spin."""
+    deliveries, endpoints = WebhookDelivery._meta.db_table, WebhookEndpoint._meta.db_table
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH full_up AS (
+                SELECT endpoint_id FROM {deliveries}
+                 WHERE state = 'pending' AND claimed_until > %(now)s
+                 GROUP BY endpoint_id HAVING count(*) >= %(cap)s
+            )
+            SELECT delivery.next_attempt_at FROM {deliveries} AS delivery
+              JOIN {endpoints} AS endpoint ON endpoint.id = delivery.endpoint_id AND endpoint.active
+             WHERE delivery.state = 'pending'
+               AND (delivery.claimed_until > %(now)s
+                    OR delivery.endpoint_id NOT IN (SELECT endpoint_id FROM full_up))
+             ORDER BY delivery.next_attempt_at
+             LIMIT 1
+            """,
+            {"now": now, "cap": settings.WEBHOOK_ENDPOINT_CONCURRENCY},
+        )
+        row = cursor.fetchone()
+    if row is None:
         return cap
-    return max(0.0, min(cap, (due - timezone.now()).total_seconds()))
+    return max(0.0, min(cap, (row[0] - now).total_seconds()))
 
 
 # -- the sender loop ----------------------------------------------------------------------------
@@ -301,8 +374,9 @@ def next_due_in(*, cap: float) -> float:
 
 class Sender:
     """Claims and sends deliveries until ``stop`` is set, ``concurrency`` at a time: a slow
-    receiver holds one thread, not the queue. Woken by the trigger's NOTIFY at commit, and by a
-    timer for retries that fall due."""
+    receiver holds at most WEBHOOK_ENDPOINT_CONCURRENCY threads of all the senders, not the
+    queue. Woken by the trigger's NOTIFY at commit (and at each attempt recorded, which may make
+    room at an endpoint), and by a timer for retries that fall due."""
 
     def __init__(self, *, concurrency: int, poll_seconds: float, stop: threading.Event) -> None:
         self.concurrency = concurrency

@@ -263,14 +263,28 @@ def _database() -> dict[str, Any]:
 
 
 def _replicas() -> dict[str, dict[str, Any]]:
-    """DATABASE_REPLICA_URLS: comma-separated read replicas (recall and the feed read there)."""
+    """DATABASE_REPLICA_URLS: comma-separated read replicas (recall, the context pack and the feed
+    read there; memories.platform.replicas)."""
     urls = [url.strip() for url in os.environ.get("DATABASE_REPLICA_URLS", "").split(",") if url.strip()]
     replicas = {}
     for number, url in enumerate(urls, start=1):
         config = _with_options(_parse_database_url(url, "DATABASE_REPLICA_URLS"))
+        # A test run with replicas set creates its test database on the primary only; each
+        # replica alias then reaches that same database (a replica is a copy, not a database
+        # to create). tests/platform/test_read_replica.py uses real streaming replicas instead.
         config["TEST"] = {"MIRROR": "default"}
         replicas[f"replica{number}"] = config
     return replicas
+
+
+# A replica further behind than this (seconds) serves no read until it catches up: reads go to
+# another replica, or the primary. Measured per process at most every REPLICA_CHECK_SECONDS; a
+# replica that does not answer within REPLICA_CONNECT_TIMEOUT_SECONDS is not asked again for
+# REPLICA_RETRY_SECONDS.
+REPLICA_MAX_LAG_SECONDS = env_float("ZEROMEMORY_REPLICA_MAX_LAG_SECONDS", 5.0, minimum=0.0, maximum=86400.0)
+REPLICA_CHECK_SECONDS = env_float("ZEROMEMORY_REPLICA_CHECK_SECONDS", 1.0, minimum=0.0, maximum=60.0)
+REPLICA_RETRY_SECONDS = 5.0
+REPLICA_CONNECT_TIMEOUT_SECONDS = 2
 
 
 DATABASES = {"default": _database(), **_replicas()}
@@ -410,6 +424,11 @@ TASKS = {
         else "django_tasks_db.DatabaseBackend"
     }
 }
+# A task a worker holds is its while the worker's heartbeat (every quarter of this, from a thread
+# of its own, also while a task runs) is younger than this; after that, any worker puts it back
+# in the queue (a worker killed mid-task, its machine lost). Longer than a database failover
+# takes, since a worker cut off from the database cannot beat (manage.py task_worker).
+TASK_LEASE_SECONDS = env_float("ZEROMEMORY_TASK_LEASE_SECONDS", 60.0, 1.0, 3600.0)
 
 # -- webhooks (memories.webhooks; `manage.py deliver_webhooks` sends them) ---------------------
 
@@ -464,6 +483,10 @@ if env_bool("ZEROMEMORY_WEBHOOK_PRIVATE_TARGETS", False):
     )
 # Deliveries sent at once: a slow receiver holds one sender, not the others.
 WEBHOOK_CONCURRENCY = env_int("ZEROMEMORY_WEBHOOK_CONCURRENCY", 4, minimum=1, maximum=64)
+# Deliveries in flight to one endpoint at once, across every sender thread and process (the
+# claim counts them in the database): a receiver that answers slowly holds this many senders,
+# never all of them.
+WEBHOOK_ENDPOINT_CONCURRENCY = env_int("ZEROMEMORY_WEBHOOK_ENDPOINT_CONCURRENCY", 2, minimum=1, maximum=64)
 # How often the sender looks for due retries when nothing wakes it (a commit that queued a
 # delivery wakes it at once).
 WEBHOOK_POLL_SECONDS = env_float("ZEROMEMORY_WEBHOOK_POLL_SECONDS", 5.0, 0.05, 300.0)

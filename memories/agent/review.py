@@ -12,6 +12,7 @@ from memories import selectors, services
 from memories.agent import contract
 from memories.agent.results import memory_body, remember_body
 from memories.models import Credential
+from memories.platform.replicas import note_write
 
 Body = dict[str, Any]
 
@@ -29,9 +30,11 @@ def approve(*, user: User, credential: Credential | None, memory_id: str, argume
         result = services.memory_approve_edited(
             user=user, credential=credential, memory_id=memory_id, content=fields["content"], reason=fields["reason"]
         )
+        note_write(user=user)
         return Reviewed(body=remember_body(result), created=not result.absorbed)
     with transaction.atomic():
         services.memory_approve(user=user, credential=credential, memory_id=memory_id, reason=fields["reason"])
+        note_write(user=user)
         return Reviewed(body=memory_body(selectors.memory_get(user=user, memory_id=memory_id)), created=False)
 
 
@@ -39,4 +42,5 @@ def reject(*, user: User, credential: Credential | None, memory_id: str, argumen
     fields = contract.REASON.parse(arguments if arguments is not None else {})
     with transaction.atomic():
         services.memory_reject(user=user, credential=credential, memory_id=memory_id, reason=fields["reason"])
+        note_write(user=user)
         return memory_body(selectors.memory_get(user=user, memory_id=memory_id))

@@ -39,7 +39,7 @@ from memories.errors import NotFound
 from memories.models import Credential, Membership, Memory, token_scope
 from memories.platform.idempotency import request_fingerprint, run_idempotently
 from memories.platform.ratelimit import credential_limit, credential_remaining
-from memories.platform.replicas import read_alias, replica_reads
+from memories.platform.replicas import note_write, read_alias, replica_read, replica_reads
 from memories.services import LinkSpec
 from memories.visibility import member_projects
 
@@ -82,6 +82,7 @@ def remember_parsed(
         on_stale=fields["on_stale"],
         vectors=vectors,
     )
+    note_write(user=user)
     return remember_body(result)
 
 
@@ -115,7 +116,8 @@ def _read_filters(fields: dict[str, Any]) -> dict[str, Any]:
 
 def recall(*, user: User, arguments: Any) -> Body:
     fields = contract.RECALL.parse(arguments)
-    with replica_reads():
+
+    def read() -> Body:
         hits = memories.recall.recall(
             user=user,
             limit=fields["limit"],
@@ -124,12 +126,17 @@ def recall(*, user: User, arguments: Any) -> Body:
         )
         return recall_body(hits)
 
+    return replica_read(read, user=user)
+
 
 def context(*, user: User, arguments: Any) -> Body:
     fields = contract.CONTEXT.parse(arguments)
-    with replica_reads():
+
+    def read() -> Body:
         pack = memories.context.context_pack(user=user, max_tokens=fields["max_tokens"], **_read_filters(fields))
         return context_body(pack)
+
+    return replica_read(read, user=user)
 
 
 def whoami(*, user: User, credential: Credential) -> Body:
@@ -168,6 +175,7 @@ def _lifecycle(
     # restore could already have changed the memory, and a forget answered "live".
     with transaction.atomic():
         service(user=user, credential=credential, memory_id=memory_id, reason=fields["reason"])
+        note_write(user=user)
         return memory_body(selectors.memory_get(user=user, memory_id=memory_id))
 
 
@@ -188,6 +196,7 @@ def link(*, user: User, arguments: Any) -> Linked:
     created_link, created = services.link_create(
         user=user, src_id=fields["src"], dst_id=fields["dst"], type=fields["type"]
     )
+    note_write(user=user)
     return Linked(body=link_body(created_link), created=created)
 
 
@@ -208,8 +217,8 @@ def _feed_filters(user: User, arguments: Any) -> dict[str, Any]:
 def feed_rows(*, user: User, arguments: Any) -> QuerySet[Memory]:
     """The feed's rows, unpaged, for a door that pages them itself (REST, by cursor URL)."""
     rows = selectors.memory_feed(user=user, **_feed_filters(user, arguments))
-    # Evaluated later, by the door's paginator: pin the database now (a replica, if there is one).
-    with replica_reads():
+    # Evaluated later, by the door's paginator: pin the database now (a replica, if one is fit).
+    with replica_reads(user=user):
         return rows.using(read_alias(Memory))
 
 
@@ -260,8 +269,7 @@ def feed_page(*, user: User, arguments: Any) -> Body:
     cursor, size = page_arguments(arguments)
     filters = _feed_filters(user, arguments)
     after = _decode_cursor(cursor) if cursor else None
-    with replica_reads():
-        page = selectors.memory_feed_page(user=user, after=after, size=size, **filters)
+    page = replica_read(lambda: selectors.memory_feed_page(user=user, after=after, size=size, **filters), user=user)
     return {
         "results": [memory_body(memory) for memory in page.memories],
         "next": _encode_cursor(page.next_after) if page.next_after is not None else None,

@@ -80,6 +80,8 @@ def credential_for_token(token: str) -> Credential | None:
         match.user.token_scope = TokenScope(  # type: ignore[attr-defined]
             project_ids=frozenset(match.scope_project_ids) or None, read_only=match.read_only
         )
+    # Where this user's reads may go (memories.platform.replicas): the position of their last write.
+    match.user.read_after_lsn = match.read_after_lsn  # type: ignore[attr-defined]
     if match.last_used_at is None or now - match.last_used_at > LAST_USED_RESOLUTION:
         Credential.objects.filter(pk=match.pk).update(last_used_at=now)
         match.last_used_at = now

@@ -29,8 +29,14 @@ class Received:
 @dataclass
 class Receiver:
     port: int = field(default_factory=free_port)
-    mode: str = "ok"  # ok | fail | slow | redirect | trickle
+    mode: str = "ok"  # ok | fail | slow | redirect | trickle | hold
     slow_seconds: float = 3.0
+    # "hold": each request waits for this before it is answered (a receiver stalled at will).
+    release: threading.Event = field(default_factory=threading.Event)
+    # Requests being answered now, and the most there ever were at once.
+    in_flight: int = 0
+    most_in_flight: int = 0
+    _counting: threading.Lock = field(default_factory=threading.Lock)
     received: list[Received] = field(default_factory=list)
     # TLS: the certificate chain and key files to serve; the names clients asked for (SNI).
     tls: tuple[str, str] | None = None
@@ -50,7 +56,19 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
+                with receiver._counting:
+                    receiver.in_flight += 1
+                    receiver.most_in_flight = max(receiver.most_in_flight, receiver.in_flight)
+                try:
+                    self.answer()
+                finally:
+                    with receiver._counting:
+                        receiver.in_flight -= 1
+
+            def answer(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if receiver.mode == "hold":
+                    receiver.release.wait()
                 if receiver.mode == "slow":
                     time.sleep(receiver.slow_seconds)
                 if receiver.mode == "trickle":
@@ -93,6 +111,7 @@ class Receiver:
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
     def stop(self) -> None:
+        self.release.set()  # held requests answer, so their threads end
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()

@@ -3,12 +3,16 @@
 Its loop raised the first OperationalError of a lost connection (a restart, a failover, the
 database not up yet) and the worker exited, leaving the hygiene queue to grow with nothing to
 take it. Here the loop is run again after a growing pause, logged; a task it was running when
-the connection went is left to the database's own guards (the pipeline's writes are guarded by
-the expected state and run in transactions that a lost connection rolls back)."""
+the connection went is left RUNNING, and the lease puts it back in the queue.
+
+Tasks a worker held when it died (SIGKILL, the OOM killer, a lost machine) stayed RUNNING for
+ever. Each worker now beats from a thread of its own and puts back in the queue the tasks of a
+worker silent for longer than ZEROMEMORY_TASK_LEASE_SECONDS (memories.platform.task_lease)."""
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from typing import Any
 
@@ -16,12 +20,26 @@ from django import db as django_db
 from django_tasks_db.management.commands import db_worker as upstream
 
 from memories.platform.reconnect import DATABASE_LOST, RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS, next_pause
+from memories.platform.task_lease import Heartbeat
 
 logger = logging.getLogger("zeromemory.worker")
 
 
 class Worker(upstream.Worker):
     def run(self) -> None:
+        # The lease (memories.platform.task_lease): beating from a thread of its own, so that a
+        # task running long on this one never looks abandoned, and reaping for the workers that
+        # died holding one.
+        stop = threading.Event()
+        heartbeat = Heartbeat(worker_id=self.worker_id, backend_name=self.backend_name, stop=stop)
+        heartbeat.start()
+        try:
+            self._run_outliving_the_database()
+        finally:
+            stop.set()
+            heartbeat.join(timeout=5)
+
+    def _run_outliving_the_database(self) -> None:
         pause = RECONNECT_FIRST_SECONDS
         while self.running:
             started = time.monotonic()
