@@ -14,7 +14,7 @@ def _check_feed_epoch(sender: Any, using: str, plan: Any = None, **kwargs: Any) 
     from django.db import connections
     from django.db.migrations.recorder import MigrationRecorder
 
-    if not MigrationRecorder(connections[using]).migration_qs.filter(app="memories", name="0026_feed_epoch").exists():
+    if not MigrationRecorder(connections[using]).migration_qs.filter(app="memories", name="0029_feed_epoch").exists():
         return
     from memories.services.feed_epoch import feed_epoch_check
 

@@ -555,7 +555,7 @@ class FeedEvent(models.Model):
 
 class FeedEpoch(models.Model):
     """The event feed's epoch: one row, read by every new FeedEvent (the column's default calls
-    ``zeromemory_feed_epoch()``, migration 0026) and by every feed page, which refuses a cursor
+    ``zeromemory_feed_epoch()``, migration 0029) and by every feed page, which refuses a cursor
     of another epoch (410 feed_epoch_changed). Changed by ``./zm restore`` and by the
     ``feed_epoch --new`` command (memories.services.feed_epoch), and found changed on its own
     when the database turns up in another cluster (``system_identifier``). The cluster's

@@ -39,7 +39,7 @@ ALTER TABLE memories_feedevent ALTER COLUMN epoch SET DEFAULT zeromemory_feed_ep
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("memories", "0025_sentence_hnsw_index"),
+        ("memories", "0028_credential_read_after_lsn"),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
     atomic = False
 
     dependencies = [
-        ("memories", "0026_feed_epoch"),
+        ("memories", "0029_feed_epoch"),
     ]
 
     operations = [
