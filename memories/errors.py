@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     SECRET_DETECTED = "secret_detected"
     STALE_TARGET = "stale_target"
     GROUP_CHANGED = "group_changed"  # review: a conflict group is not the one the moderator decided on
+    FEED_EPOCH_CHANGED = "feed_epoch_changed"
 
 
 class DomainError(Exception):
@@ -90,6 +91,27 @@ class StaleTarget(DomainError):
 
     def extra(self) -> dict[str, Any]:
         return {"current": self.current}
+
+
+class FeedEpochChanged(DomainError):
+    """A feed cursor from before the database was restored (memories.models.FeedEpoch): its
+    position counts in a history the database no longer continues, so reading on from it would
+    skip events. ``epoch`` is the current one; a reader starts again without a cursor."""
+
+    status = 410
+    code = ErrorCode.FEED_EPOCH_CHANGED
+
+    def __init__(self, *, cursor_epoch: int, epoch: int) -> None:
+        super().__init__(
+            f"This cursor is from feed epoch {cursor_epoch}; the database has since been restored from a "
+            f"backup and the feed is at epoch {epoch}. Events after the backup was taken may be gone, and "
+            "positions do not carry over: read the current state again (the memories you follow), then "
+            "read the feed without a cursor (or with since=) and keep its new cursor."
+        )
+        self.epoch = epoch
+
+    def extra(self) -> dict[str, Any]:
+        return {"epoch": self.epoch}
 
 
 class IdempotencyInProgress(DomainError):

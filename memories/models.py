@@ -511,6 +511,12 @@ class FeedEvent(models.Model):
     transactions older than every one still running: ids are handed out before commit, so a
     reader going by id alone could pass an id whose transaction commits a moment later and never
     see it (memories.selectors.feed_events).
+
+    ``epoch`` is the feed's epoch when the row was written (FeedEpoch). Transaction ids count
+    within one PostgreSQL cluster's history only: a backup restored into another cluster, or a
+    point-in-time recovery, starts counting lower again. The feed reads in (epoch, txid, id)
+    order, and a restore moves to a higher epoch, so what is written afterwards sorts after
+    what was restored.
     """
 
     type = models.CharField(max_length=32, choices=FeedEventType.choices)
@@ -528,11 +534,12 @@ class FeedEvent(models.Model):
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     txid = models.BigIntegerField(db_default=RawSQL("txid_current()", ()), editable=False)
+    epoch = models.BigIntegerField(db_default=RawSQL("zeromemory_feed_epoch()", ()), editable=False)
 
     class Meta:
         indexes = [
-            models.Index(fields=["txid", "id"], name="feed_event_order_idx"),
-            models.Index(fields=["project", "txid", "id"], name="feed_event_project_idx"),
+            models.Index(fields=["epoch", "txid", "id"], name="feed_event_epoch_order_idx"),
+            models.Index(fields=["project", "epoch", "txid", "id"], name="feed_event_epoch_project_idx"),
         ]
         constraints = [
             models.CheckConstraint(condition=in_choices("type", FeedEventType), name="feed_event_type_valid")
@@ -544,6 +551,30 @@ class FeedEvent(models.Model):
     @property
     def public_id(self) -> str:
         return f"evt_{self.pk}"
+
+
+class FeedEpoch(models.Model):
+    """The event feed's epoch: one row, read by every new FeedEvent (the column's default calls
+    ``zeromemory_feed_epoch()``, migration 0029) and by every feed page, which refuses a cursor
+    of another epoch (410 feed_epoch_changed). Changed by ``./zm restore`` and by the
+    ``feed_epoch --new`` command (memories.services.feed_epoch), and found changed on its own
+    when the database turns up in another cluster (``system_identifier``). The cluster's
+    identity and timeline are recorded with it: a promoted replica keeps the identity (same
+    history, same transaction ids) and only starts a new timeline, so a failover keeps the
+    epoch and every reader's cursor."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    epoch = models.BigIntegerField()
+    system_identifier = models.BigIntegerField(null=True, blank=True)
+    timeline = models.IntegerField(null=True, blank=True)
+    changed_at = models.DateTimeField()
+    reason = models.CharField(max_length=200)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="feed_epoch_single_row")]
+
+    def __str__(self) -> str:
+        return f"feed epoch {self.epoch}"
 
 
 def new_webhook_secret() -> str:

@@ -16,9 +16,9 @@ from django.db.models.functions import Now
 from pgvector.django import CosineDistance
 
 from memories.choices import LinkType, State
-from memories.errors import memory_not_found, project_not_found
+from memories.errors import FeedEpochChanged, memory_not_found, project_not_found
 from memories.ids import is_memory_id
-from memories.models import FeedEvent, Link, Memory, MemoryEvent, MemorySentence, Project, token_scope
+from memories.models import FeedEpoch, FeedEvent, Link, Memory, MemoryEvent, MemorySentence, Project, token_scope
 from memories.ranking import (
     FIRST_K,
     CompiledParts,
@@ -372,9 +372,18 @@ def feed_event_condition(user: User) -> Q:
 @dataclass(frozen=True)
 class EventPage:
     events: list[FeedEvent]
-    # Where the next page starts (the last event's position), or None when the page is empty.
-    last: tuple[int, int] | None
+    # Where the next page starts, (epoch, txid, id) of the last event, or None when the page is
+    # empty.
+    last: tuple[int, int, int] | None
     more: bool
+    # The feed's current epoch (FeedEpoch): where a reader with no events yet stands.
+    epoch: int
+
+
+def feed_epoch_current() -> int:
+    """The feed's epoch now (memories.models.FeedEpoch)."""
+    row = FeedEpoch.objects.values_list("epoch", flat=True).first()
+    return int(row) if row is not None else 0
 
 
 def feed_events_page(
@@ -383,7 +392,7 @@ def feed_events_page(
     project: Project | None = None,
     types: Sequence[str] = (),
     since: datetime | None = None,
-    after: tuple[int, int] | None = None,
+    after: tuple[int, int, int] | None = None,
     size: int,
 ) -> EventPage:
     """One page of the events ``user`` may read, oldest first, strictly after ``after``.
@@ -391,8 +400,21 @@ def feed_events_page(
     Only events of settled transactions are read, so a page never passes an event that commits
     later: a reader who keeps the last position and asks again misses nothing and sees nothing
     twice. The price is a lag while a long write (an import, a sweep) is still running.
+
+    Positions are (epoch, txid, id). Only the current epoch is still being written: the rows of
+    earlier ones (restored from a backup) are all settled, and their transaction ids, counted
+    in another cluster's history, mean nothing to this one's snapshot. ``after`` from an earlier
+    epoch raises FeedEpochChanged: its txid cannot be compared with this history's.
     """
-    events = FeedEvent.objects.filter(feed_event_condition(user), txid__lt=_SETTLED_BELOW)
+    epoch = feed_epoch_current()
+    if after is not None and after[0] < epoch:
+        raise FeedEpochChanged(cursor_epoch=after[0], epoch=epoch)
+    if after is not None and after[0] > epoch:
+        # A later epoch than this database knows: a replica that has not yet replayed the
+        # restore's new epoch. Nothing new here yet; the reader keeps the cursor.
+        return EventPage(events=[], last=None, more=False, epoch=epoch)
+    settled = Q(epoch__lt=epoch) | Q(epoch=epoch, txid__lt=_SETTLED_BELOW)
+    events = FeedEvent.objects.filter(feed_event_condition(user), settled)
     if project is not None:
         events = events.filter(project=project)
     if types:
@@ -400,8 +422,9 @@ def feed_events_page(
     if since is not None:
         events = events.filter(created_at__gte=since)
     if after is not None:
-        txid, event_id = after
-        events = events.filter(Q(txid__gt=txid) | Q(txid=txid, id__gt=event_id))
-    rows = list(events.select_related("project").order_by("txid", "id")[: size + 1])
+        _, txid, event_id = after
+        events = events.filter(Q(txid__gt=txid) | Q(txid=txid, id__gt=event_id), epoch=epoch)
+    rows = list(events.select_related("project").order_by("epoch", "txid", "id")[: size + 1])
     page = rows[:size]
-    return EventPage(events=page, last=(page[-1].txid, page[-1].pk) if page else None, more=len(rows) > size)
+    last = (page[-1].epoch, page[-1].txid, page[-1].pk) if page else None
+    return EventPage(events=page, last=last, more=len(rows) > size, epoch=epoch)

@@ -221,9 +221,9 @@ class EmbeddedServer:
             if data_major != server_major:
                 raise EmbeddedDatabaseError(
                     f"The data folder {self.pgdata} was created by PostgreSQL {data_major}, but the "
-                    f"installed embedded server is PostgreSQL {server_major}. Export your data with "
-                    "the old version (python manage.py export_memories), move the folder aside, "
-                    "and import into a fresh one; or set ZEROMEMORY_DATA_DIR to another folder."
+                    f"installed embedded server is PostgreSQL {server_major}. Back up with the old "
+                    "version (./zm backup FILE), move the folder aside, and restore into a fresh "
+                    "one (./zm restore FILE); or set ZEROMEMORY_DATA_DIR to another folder."
                 )
             return
         if self.pgdata.exists() and any(self.pgdata.iterdir()):

@@ -17,17 +17,25 @@ from memories.errors import NotFound
 Body = dict[str, Any]
 
 
-def _encode(position: tuple[int, int]) -> str:
-    return base64.urlsafe_b64encode(f"{position[0]}.{position[1]}".encode()).decode().rstrip("=")
+def _encode(position: tuple[int, int, int]) -> str:
+    epoch, txid, event_id = position
+    # Epoch 0 (every event written before epochs existed, and until the first restore) keeps
+    # the cursors' old two-part shape, so cursors saved before the upgrade still read on.
+    text = f"{txid}.{event_id}" if epoch == 0 else f"{epoch}.{txid}.{event_id}"
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
-def _decode(cursor: Any) -> tuple[int, int]:
+def _decode(cursor: Any) -> tuple[int, int, int]:
     try:
         text = str(cursor)
-        txid, event_id = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode().split(".")
-        return int(txid), int(event_id)
+        parts = [int(part) for part in base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode().split(".")]
     except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
         raise NotFound("Invalid cursor") from None
+    if len(parts) == 2:
+        return 0, parts[0], parts[1]
+    if len(parts) == 3:
+        return parts[0], parts[1], parts[2]
+    raise NotFound("Invalid cursor")
 
 
 def events_page(*, user: User, arguments: Any) -> Body:

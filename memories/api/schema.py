@@ -66,6 +66,8 @@ _ERRORS = {
     "on a list, also a `cursor` that is not one of the server's.",
     409: "The memory or conflict is not in a state that allows this (`not_live`, `idempotency_in_progress`), or a "
     'supersedes target was already replaced by another write under `"on_stale": "reject"` (`stale_target`).',
+    410: "A feed cursor from before the database was restored from a backup (`feed_epoch_changed`, with the "
+    "current `epoch`): read the current state again, then the feed without a cursor.",
     413: "The request body is over the server's limit (`request_too_large`).",
     415: "The body is not JSON (`unsupported_media_type`).",
     422: "An Idempotency-Key reused with another body (`idempotency_key_reused`).",

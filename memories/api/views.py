@@ -311,7 +311,7 @@ class EventListView(APIView):
     @extend_schema(
         operation_id="events",
         parameters=[*shape_parameters(contract.EVENTS), *page_parameters(contract.MAX_FEED_PAGE_SIZE)],
-        responses={200: EventPageSerializer, **error_responses(400, 404)},
+        responses={200: EventPageSerializer, **error_responses(400, 404, 410)},
         examples=[ex.EVENTS_RESPONSE],
         summary="What changed: events of the memories and conflicts the caller may see, oldest first.",
     )

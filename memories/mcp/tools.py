@@ -139,7 +139,9 @@ What changed, oldest first: events of the memories you may see (memory.created, 
 memory.superseded, memory.forgotten, memory.restored, …) and of the conflicts you may moderate \
 (conflict.opened, conflict.resolved), optionally for one project, some types (comma-separated) \
 or since a time. Answers {"results", "next", "has_more"}: keep next and pass it back as cursor \
-to get only what happened after (it stays valid when nothing new has happened)."""
+to get only what happened after (it stays valid when nothing new has happened). After the \
+server's database is restored from a backup an older cursor answers feed_epoch_changed (410): \
+read the current state again, then the feed without a cursor."""
 
 
 @dataclass(frozen=True)

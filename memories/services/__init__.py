@@ -15,6 +15,7 @@ from memories.services.accounts import (
     webhook_endpoint_remove,
     webhook_endpoint_save,
 )
+from memories.services.feed_epoch import feed_epoch_advance, feed_epoch_check
 from memories.services.links import link_create
 from memories.services.moderation import memory_approve, memory_approve_edited, memory_reject
 from memories.services.purge import Purged, memory_purge
@@ -33,6 +34,8 @@ __all__ = [
     "credential_issue",
     "credential_relabel",
     "credential_revoke",
+    "feed_epoch_advance",
+    "feed_epoch_check",
     "link_create",
     "membership_remove",
     "membership_set",

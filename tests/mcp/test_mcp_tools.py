@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from memories.choices import State
 from memories.mcp.tools import TOOLS
 from memories.models import Link, Memory, MemoryEvent
+from memories.services import feed_epoch_advance
 from tests.conftest import Persona
 from tests.factories import issue_token
 from tests.helpers import store_snapshot
@@ -434,6 +435,32 @@ def test_events_answer_what_the_rest_feed_answers(asgi_server: str, alice: Perso
     refused = agent.error("events", {"type": "memory.deleted"})
     assert refused["code"] == "invalid"
     assert agent_for(asgi_server, carol).ok("events", {})["results"] == []
+
+
+def test_a_cursor_from_before_a_restore_answers_feed_epoch_changed_over_mcp_as_over_rest(
+    asgi_server: str, alice: Persona
+) -> None:
+    """After a restore (./zm restore moves the feed's epoch, memories.services.feed_epoch) a saved
+    cursor is refused with what to do, on both doors; the feed read afresh gives the restored
+    events first, the new ones after, and its new cursor reads on."""
+    agent = agent_for(asgi_server, alice)
+    first = agent.ok("remember", {"content": "The wiki moved to Confluence.", "project": "acme"})["memory"]["id"]
+    saved = agent.ok("events", {})["next"]
+    rest_saved = alice.client.get("/api/v1/events/").json()["next"].split("cursor=")[1]
+
+    epoch = feed_epoch_advance(reason="tests: a restore").epoch
+    later = agent.ok("remember", {"content": "The wiki moved back to the old server.", "project": "acme"})
+    refused = agent.error("events", {"cursor": saved})
+    answer = alice.client.get("/api/v1/events/", {"cursor": rest_saved})
+
+    assert refused["code"] == "feed_epoch_changed"
+    assert refused["epoch"] == epoch
+    assert "read the feed without a cursor" in refused["message"]
+    assert answer.status_code == 410
+    assert answer.json()["error"] == refused
+    fresh = agent.ok("events", {})
+    assert [event["memory"] for event in fresh["results"]] == [first, later["memory"]["id"]]
+    assert agent.ok("events", {"cursor": fresh["next"]})["results"] == []
 
 
 def test_stale_versions_over_mcp_as_over_rest(asgi_server: str, alice: Persona) -> None:

@@ -283,6 +283,19 @@ def test_the_sender_listens_on_the_direct_url_and_is_woken_through_it(pooled: Po
         receiver.stop()
 
 
+def test_a_backup_behind_the_pooler_is_taken_from_the_database_itself(pooled: Pooled) -> None:
+    # pg_dump's snapshot spans its statements: through a transaction pooler each could land on
+    # another server connection. The backup goes to DATABASE_DIRECT_URL, as migrate does.
+    before = pooled.bouncer.transactions(NAME)
+    target = pooled.folder / "pooled.backup"
+
+    done = manage("backup", str(target), env=pooled.pooled_env, timeout=300)
+
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert target.stat().st_size > 0
+    assert pooled.bouncer.transactions(NAME) == before
+
+
 def test_behind_a_pooler_migrate_and_the_sender_need_a_direct_url(tmp_path: Path) -> None:
     env = child_env(
         DATABASE_URL="postgresql://zeromemory@127.0.0.1:6432/zeromemory",
@@ -290,6 +303,10 @@ def test_behind_a_pooler_migrate_and_the_sender_need_a_direct_url(tmp_path: Path
         ZEROMEMORY_DATA_DIR=str(tmp_path),
     )
     migrate = manage("migrate", "--noinput", env=env)
+    backup = manage("backup", str(tmp_path / "refused.backup"), env=env)
 
     assert migrate.returncode != 0
     assert "set DATABASE_DIRECT_URL to the database itself, not the pooler" in migrate.stderr
+    assert backup.returncode != 0
+    assert "set DATABASE_DIRECT_URL to the database itself, not the pooler" in backup.stderr
+    assert not (tmp_path / "refused.backup").exists()

@@ -3,6 +3,7 @@ order that misses nothing (memories.selectors.feed_events_page)."""
 
 from __future__ import annotations
 
+import base64
 import threading
 from typing import Any
 
@@ -215,3 +216,19 @@ def test_conflicts_opened_and_resolved_are_announced_to_those_who_may_moderate_t
     # bob sees both memories but may not moderate alice's: the queue does not show him the
     # conflict, and neither does the feed.
     assert [event["type"] for event in _events(bob)["results"]] == ["memory.created", "memory.created"]
+
+
+def test_a_cursor_from_an_epoch_this_database_has_not_reached_reads_as_nothing_new(alice, bob, acme):
+    """A replica that has not yet replayed a restore's new epoch: the cursor a reader got from an
+    up-to-date server is kept, not refused (410 is for cursors of earlier epochs only)."""
+    make_memory(alice.user, "The VPN gateway is vpn-2.", credential=alice.credential, project=acme)
+    epoch = services.feed_epoch_advance(reason="tests: a restore").epoch
+    make_memory(alice.user, "The VPN gateway moved to vpn-5.", credential=alice.credential, project=acme)
+    current = _events(bob)["next"].split("cursor=")[1]
+    ahead = base64.urlsafe_b64encode(f"{epoch + 1}.1.1".encode()).decode().rstrip("=")
+
+    page = _events(bob, cursor=ahead)
+
+    assert page["results"] == []
+    assert page["next"].endswith(f"cursor={ahead}")
+    assert base64.urlsafe_b64decode(current + "=" * (-len(current) % 4)).decode().startswith(f"{epoch}.")

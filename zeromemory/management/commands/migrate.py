@@ -13,10 +13,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
 from django.core.management.commands.migrate import Command as DjangoMigrate
 from django.db import DEFAULT_DB_ALIAS, connections
+
+from zeromemory.direct_connection import connection_go_direct
 
 # One key for every zeromemory database: 64-bit, from the name (pg_advisory_lock's bigint form).
 LOCK_NAME = "zeromemory.migrate"
@@ -32,25 +32,9 @@ class Command(DjangoMigrate):
             cursor.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", [LOCK_NAME])
             return bool(cursor.fetchone()[0])
 
-    @staticmethod
-    def _go_direct(connection: Any) -> None:
-        """Behind a transaction pooler, reconnect to the database itself: the pooler would hand
-        the lock's session to other clients between transactions, and wrap nothing right for
-        CREATE INDEX CONCURRENTLY. For this process only (a one-off command)."""
-        if settings.DB_POOLER == "none" or connection.alias != DEFAULT_DB_ALIAS:
-            return
-        if settings.DATABASE_DIRECT is None:
-            raise ImproperlyConfigured(settings.DATABASE_DIRECT_MISSING_MESSAGE)
-        connection.close()
-        # The pool, if one was opened already (asking connection.pool would open one).
-        if connection.alias in connection._connection_pools:
-            connection.close_pool()
-        # Over the pooled entry: Django filled in its defaults (TIME_ZONE…) there.
-        connection.settings_dict = {**connection.settings_dict, **settings.DATABASE_DIRECT}
-
     def execute(self, *args: Any, **options: Any) -> Any:
         # Before the system checks, which query the database already.
-        self._go_direct(connections[options.get("database") or DEFAULT_DB_ALIAS])
+        connection_go_direct(connections[options.get("database") or DEFAULT_DB_ALIAS])
         return super().execute(*args, **options)
 
     def handle(self, *args: Any, **options: Any) -> None:
