@@ -426,7 +426,7 @@ class Sender:
                         break
                     if in_flight:
                         wait = min(wait, 0.05)
-                    _wait_for_notify(listener, wait)
+                    _wait_for_notify(listener, wait, stop=self.stop)
             finally:
                 listener.close()
         return self.sent
@@ -466,8 +466,18 @@ def _listen() -> Any:
     return listener
 
 
-def _wait_for_notify(listener: Any, seconds: float) -> None:
-    if seconds <= 0:
-        return
-    for _ in listener.notifies(timeout=seconds, stop_after=1):
-        pass
+# The longest the sender waits without looking at its stop flag. A signal does not end the
+# wait (Python resumes an interrupted select), so with a long poll interval SIGTERM went unseen
+# until the timer ran out: past R-P1's 30 seconds at ZEROMEMORY_WEBHOOK_POLL_SECONDS above 30.
+STOP_CHECK_SECONDS = 1.0
+
+
+def _wait_for_notify(listener: Any, seconds: float, *, stop: threading.Event) -> None:
+    """Until a NOTIFY arrives, ``seconds`` pass or ``stop`` is set (seen within a second)."""
+    deadline = time.monotonic() + seconds
+    while not stop.is_set():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        for _ in listener.notifies(timeout=min(remaining, STOP_CHECK_SECONDS), stop_after=1):
+            return

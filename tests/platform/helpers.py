@@ -20,8 +20,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+# Not inherited from the test run: each child gets its own database and data folder, and decides
+# for itself whether it serves (zeromemory/wsgi.py sets ZEROMEMORY_SERVING in the process that
+# imports it, and a test importing it in the test run would otherwise hand it to every child).
+NOT_INHERITED = {"DATABASE_URL", "ZEROMEMORY_DATA_DIR", "ZEROMEMORY_SERVING"}
+
+
 def child_env(**overrides: str | None) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "ZEROMEMORY_DATA_DIR"}}
+    env = {key: value for key, value in os.environ.items() if key not in NOT_INHERITED}
     for key, value in overrides.items():
         if value is None:
             env.pop(key, None)

@@ -1,6 +1,7 @@
 """The webhook sender outlives a database restart (SPEC R-P3): it used to exit on the lost
 connection, and the outbox filled with nothing to send it. Here on a server of its own, over TCP
-like a managed database, restarted under a running sender."""
+like a managed database, restarted under a running sender. And it stops on SIGTERM within R-P1's
+30 seconds whatever its poll interval."""
 
 from __future__ import annotations
 
@@ -68,6 +69,30 @@ def test_the_sender_keeps_sending_after_the_database_restarts(tmp_path: Path) ->
         eventually(lambda: len(receiver.received) == 2, 60, "the event written after the restart delivered")
         assert sender.poll() is None, log.read_text()
         assert "webhook sender lost the database" in log.read_text()
+        os.killpg(sender.pid, signal.SIGTERM)
+        sender.wait(timeout=30)
+
+        # On the same migrated database (a second one costs CI its migrations): a sender whose
+        # timer is two minutes away, waiting for a NOTIFY, stops on SIGTERM. A signal does not end
+        # the wait (Python resumes the interrupted select): it used to run until the timer did.
+        patient_log = tmp_path / "patient.log"
+        with open(patient_log, "ab") as out:
+            sender = subprocess.Popen(
+                [sys.executable, str(ROOT / "manage.py"), "deliver_webhooks"],
+                cwd=ROOT,
+                env={**env, "ZEROMEMORY_WEBHOOK_POLL_SECONDS": "120", "PYTHONUNBUFFERED": "1"},
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+            )
+        eventually(lambda: "sending webhooks" in patient_log.read_text(), 60, "the second sender started")
+        time.sleep(2)  # past its first claim, into the wait for a NOTIFY
+        os.killpg(sender.pid, signal.SIGTERM)
+        try:
+            sender.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the sender still ran 30 s after SIGTERM (R-P1)") from None
+        assert "delivery attempt" in patient_log.read_text()  # it ended its own way, not killed
     finally:
         if sender is not None and sender.poll() is None:
             os.killpg(sender.pid, signal.SIGTERM)
