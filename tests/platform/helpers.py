@@ -36,6 +36,33 @@ def child_env(**overrides: str | None) -> dict[str, str]:
     return env
 
 
+def manage_in_background(*args: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A long-running manage.py command (a worker, a sender) in a process group of its own, so a
+    test can signal it and whatever it started; its output appended to ``log``."""
+    with open(log, "ab") as out:
+        return subprocess.Popen(
+            [sys.executable, str(ROOT / "manage.py"), *args],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+        )
+
+
+# alice, a member of project acme, whose events go to one webhook endpoint at {url}.
+WEBHOOK_SETUP = """
+from django.contrib.auth.models import User
+from memories import services
+from memories.models import Membership, Project, WebhookEndpoint
+user = User.objects.create_user("alice")
+admin = User.objects.create_superuser("root")
+project = Project.objects.create(slug="acme", name="Acme")
+Membership.objects.create(project=project, user=user)
+services.webhook_endpoint_save(actor=admin, via="tests", endpoint=WebhookEndpoint(project=project, url="{url}"))
+"""
+
+
 def manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), *args],

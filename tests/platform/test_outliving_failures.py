@@ -7,28 +7,27 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
-from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage
+from tests.platform.helpers import (
+    ROOT,
+    WEBHOOK_SETUP,
+    WRITE_IN_ACME,
+    child_env,
+    eventually,
+    free_port,
+    manage,
+    manage_in_background,
+)
 from tests.platform.test_worker_lease import start_worker
 from tests.webhooks.receiver import Receiver
 from zeromemory.embedded_db import EmbeddedServer
 
-SETUP = """
-from django.contrib.auth.models import User
-from memories import services
-from memories.models import Membership, Project, WebhookEndpoint
-user = User.objects.create_user("alice")
-admin = User.objects.create_superuser("root")
-project = Project.objects.create(slug="acme", name="Acme")
-Membership.objects.create(project=project, user=user)
-services.webhook_endpoint_save(actor=admin, via="tests", endpoint=WebhookEndpoint(project=project, url="{url}"))
-"""
+SETUP = WEBHOOK_SETUP
 LEASE = 2.0
 WRITES = [
     "The staging database listens on port 5433 of db-staging-2.",
@@ -80,15 +79,7 @@ def test_a_restart_and_a_killed_worker_in_one_run_lose_nothing(tmp_path: Path) -
             assert finished.returncode == 0, finished.stderr[-3000:]
         first = start_worker(env, "first", tmp_path / "first.log")
         processes.append(first)
-        with open(tmp_path / "sender.log", "ab") as out:
-            sender = subprocess.Popen(
-                [sys.executable, str(ROOT / "manage.py"), "deliver_webhooks"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=out,
-                start_new_session=True,
-            )
+        sender = manage_in_background("deliver_webhooks", env=env, log=tmp_path / "sender.log")
         processes.append(sender)
         write(WRITES[0])
         eventually(lambda: tasks() == [("SUCCESSFUL", ["first"])], 60, "the first task done")

@@ -8,14 +8,13 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
-from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage
+from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage, manage_in_background
 from zeromemory.embedded_db import EmbeddedServer
 
 SETUP = """
@@ -30,18 +29,11 @@ NEWER = "The staging database listens on port 5434 of db-staging-2."
 
 
 def start_worker(env: dict[str, str], worker_id: str, log: Path) -> subprocess.Popen[bytes]:
-    with open(log, "ab") as out:
-        return subprocess.Popen(
-            [
-                *(sys.executable, str(ROOT / "manage.py"), "task_worker", "--queue-name", "*"),
-                *("--interval", "0.2", "--worker-id", worker_id, "--no-startup-delay"),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
-        )
+    return manage_in_background(
+        *("task_worker", "--queue-name", "*", "--interval", "0.2", "--worker-id", worker_id, "--no-startup-delay"),
+        env=env,
+        log=log,
+    )
 
 
 def test_a_task_held_by_a_killed_worker_is_done_once_by_another(tmp_path: Path) -> None:

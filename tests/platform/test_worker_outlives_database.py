@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import psycopg
 
-from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage
+from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage, manage_in_background
 from zeromemory.embedded_db import EmbeddedServer
 
 SETUP = """
@@ -47,15 +45,7 @@ def test_the_task_worker_keeps_working_after_the_database_restarts(tmp_path: Pat
         for step in (("migrate", "--noinput"), ("shell", "-c", SETUP)):
             finished = manage(*step, env=env, timeout=300)
             assert finished.returncode == 0, finished.stderr[-3000:]
-        with open(log, "ab") as out:
-            worker = subprocess.Popen(
-                [sys.executable, str(ROOT / "manage.py"), "task_worker", "--queue-name", "*", "--interval", "0.2"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=out,
-                start_new_session=True,
-            )
+        worker = manage_in_background("task_worker", "--queue-name", "*", "--interval", "0.2", env=env, log=log)
         assert manage("shell", "-c", WRITE_IN_ACME.format(text="Before the restart."), env=env).returncode == 0
         eventually(lambda: done() == ["SUCCESSFUL"], 60, "the first write's task done")
 

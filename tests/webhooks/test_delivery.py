@@ -10,7 +10,6 @@ import logging
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -25,7 +24,7 @@ from memories import services, webhooks
 from memories.choices import DeliveryState, Visibility
 from memories.models import AccountEvent, FeedEvent, Project, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from tests.factories import make_memory
-from tests.platform.helpers import ROOT, child_env
+from tests.platform.helpers import child_env, manage_in_background
 from tests.platform.server import session_database_url
 from tests.webhooks.receiver import Receiver
 
@@ -49,15 +48,7 @@ def loopback_allowed(settings: Any) -> None:
 @contextlib.contextmanager
 def sender(log: Path) -> Iterator[subprocess.Popen[bytes]]:
     env = child_env(DATABASE_URL=session_database_url(), ZEROMEMORY_LOG_LEVEL="INFO", **SENDER_ENV)
-    with open(log, "ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, str(ROOT / "manage.py"), "deliver_webhooks"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
-        )
+    process = manage_in_background("deliver_webhooks", env=env, log=log)
     try:
         yield process
     finally:

@@ -9,7 +9,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -24,7 +23,7 @@ from memories import services, webhooks
 from memories.choices import DeliveryState
 from memories.models import Project, WebhookDelivery, WebhookEndpoint
 from tests.factories import make_memory
-from tests.platform.helpers import ROOT, child_env, eventually
+from tests.platform.helpers import child_env, eventually, manage_in_background
 from tests.platform.server import session_database_url
 from tests.webhooks.receiver import Receiver
 
@@ -159,17 +158,7 @@ def senders(tmp_path: Path, count: int, **overrides: str) -> Iterator[list[subpr
     )
     processes = []
     for number in range(count):
-        with open(tmp_path / f"sender-{number}.log", "ab") as out:
-            processes.append(
-                subprocess.Popen(
-                    [sys.executable, str(ROOT / "manage.py"), "deliver_webhooks"],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=out,
-                    stderr=out,
-                    start_new_session=True,
-                )
-            )
+        processes.append(manage_in_background("deliver_webhooks", env=env, log=tmp_path / f"sender-{number}.log"))
     try:
         yield processes
     finally:

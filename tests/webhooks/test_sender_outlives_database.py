@@ -8,24 +8,22 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage
+from tests.platform.helpers import (
+    WEBHOOK_SETUP,
+    WRITE_IN_ACME,
+    child_env,
+    eventually,
+    free_port,
+    manage,
+    manage_in_background,
+)
 from tests.webhooks.receiver import Receiver
 from zeromemory.embedded_db import EmbeddedServer
 
-SETUP = """
-from django.contrib.auth.models import User
-from memories import services
-from memories.models import Membership, Project, WebhookEndpoint
-user = User.objects.create_user("alice")
-admin = User.objects.create_superuser("root")
-project = Project.objects.create(slug="acme", name="Acme")
-Membership.objects.create(project=project, user=user)
-services.webhook_endpoint_save(actor=admin, via="tests", endpoint=WebhookEndpoint(project=project, url="{url}"))
-"""
+SETUP = WEBHOOK_SETUP
 
 
 def test_the_sender_keeps_sending_after_the_database_restarts(tmp_path: Path) -> None:
@@ -49,15 +47,7 @@ def test_the_sender_keeps_sending_after_the_database_restarts(tmp_path: Path) ->
         for step in (("migrate", "--noinput"), ("shell", "-c", SETUP.format(url=receiver.url))):
             done = manage(*step, env=env, timeout=300)
             assert done.returncode == 0, done.stderr[-3000:]
-        with open(log, "ab") as out:
-            sender = subprocess.Popen(
-                [sys.executable, str(ROOT / "manage.py"), "deliver_webhooks"],
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=out,
-                start_new_session=True,
-            )
+        sender = manage_in_background("deliver_webhooks", env=env, log=log)
         assert manage("shell", "-c", WRITE_IN_ACME.format(text="Before the restart."), env=env).returncode == 0
         eventually(lambda: len(receiver.received) == 1, 30, "the first event delivered")
 
@@ -76,15 +66,8 @@ def test_the_sender_keeps_sending_after_the_database_restarts(tmp_path: Path) ->
         # timer is two minutes away, waiting for a NOTIFY, stops on SIGTERM. A signal does not end
         # the wait (Python resumes the interrupted select): it used to run until the timer did.
         patient_log = tmp_path / "patient.log"
-        with open(patient_log, "ab") as out:
-            sender = subprocess.Popen(
-                [sys.executable, str(ROOT / "manage.py"), "deliver_webhooks"],
-                cwd=ROOT,
-                env={**env, "ZEROMEMORY_WEBHOOK_POLL_SECONDS": "120", "PYTHONUNBUFFERED": "1"},
-                stdout=out,
-                stderr=out,
-                start_new_session=True,
-            )
+        patient_env = {**env, "ZEROMEMORY_WEBHOOK_POLL_SECONDS": "120", "PYTHONUNBUFFERED": "1"}
+        sender = manage_in_background("deliver_webhooks", env=patient_env, log=patient_log)
         eventually(lambda: "sending webhooks" in patient_log.read_text(), 60, "the second sender started")
         time.sleep(2)  # past its first claim, into the wait for a NOTIFY
         os.killpg(sender.pid, signal.SIGTERM)
