@@ -143,7 +143,8 @@ def test_rows_past_retention_go_rows_within_and_in_play_stay(acme: Project, alic
         "expired admin sessions": 1,
     }
     assert tasks_left() == {recent, waiting, running, running_again}
-    assert old_success not in tasks_left() and old_failure not in tasks_left()
+    assert old_success not in tasks_left()
+    assert old_failure not in tasks_left()
     kept = {new_delivered, new_dead, old_pending, just_pending}
     assert set(WebhookDelivery.objects.values_list("pk", flat=True)) == kept
     # Their attempt logs went with them, and only theirs.
