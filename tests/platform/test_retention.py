@@ -14,9 +14,10 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from django.contrib.sessions.models import Session
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult, get_date_max
 
@@ -196,6 +197,9 @@ def test_prune_command_reports_per_table_and_dry_run_deletes_nothing(acme: Proje
     assert tasks_left() == {kept}
     assert list(WebhookDelivery.objects.values_list("pk", flat=True)) == [rows[1].pk]
 
+    with pytest.raises(CommandError, match="--batch must be at least 1"):
+        call_command("prune", "--batch", "0")
+
 
 def test_two_pruners_at_once_delete_each_row_once(acme: Project, dave: Any) -> None:
     now = timezone.now()
@@ -274,3 +278,18 @@ def test_a_real_task_worker_prunes_on_its_own(tmp_path: Path, acme: Project, dav
         if worker.poll() is None:
             os.killpg(worker.pid, signal.SIGTERM)
             worker.wait(timeout=30)
+
+
+def test_a_dead_delivery_sent_again_while_pruning_is_kept(acme: Project, dave: Any) -> None:
+    rows = deliveries(acme, dave, 1)
+    dead = age(rows[0], DeliveryState.DEAD, 100 * DAY)
+    # An admin sends it again (back to pending), in a transaction still open while the prune runs.
+    with psycopg.connect(session_database_url()) as admin:
+        admin.execute("UPDATE memories_webhookdelivery SET state = 'pending', attempts = 0 WHERE id = %s", [dead])
+        # The prune neither waits for the row nor deletes it.
+        assert retention_prune()["dead webhooks"] == 0
+        admin.commit()
+    # Committed: it is pending now, and pending deliveries stay whatever their age.
+    assert retention_prune()["dead webhooks"] == 0
+    assert WebhookDelivery.objects.get(pk=dead).state == DeliveryState.PENDING
+    assert WebhookAttempt.objects.filter(delivery_id=dead).count() == 1

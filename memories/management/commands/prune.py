@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memories.platform.retention import DEFAULT_BATCH, Rule, retention_prune
 
@@ -30,8 +30,7 @@ class Command(BaseCommand):
         batch: int = options["batch"]
         dry_run: bool = options["dry_run"]
         if batch < 1:
-            self.stderr.write("--batch must be at least 1")
-            raise SystemExit(2)
+            raise CommandError("--batch must be at least 1.")
 
         def progress(rule: Rule, count: int | None) -> None:
             if count is None:
