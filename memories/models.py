@@ -648,6 +648,10 @@ class WebhookDelivery(models.Model):
                 condition=Q(state="pending"),
                 name="delivery_endpoint_due_idx",
             ),
+            # Retention (memories.platform.retention): the oldest delivered and dead ones first,
+            # without scanning the table.
+            models.Index(fields=["delivered_at"], condition=Q(state="delivered"), name="delivery_delivered_idx"),
+            models.Index(fields=["last_attempt_at"], condition=Q(state="dead"), name="delivery_dead_idx"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["endpoint", "event"], name="delivery_once_per_endpoint"),
@@ -684,3 +688,15 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.worker_id} seen at {self.seen_at}"
+
+
+class MaintenanceRun(models.Model):
+    """When a periodic chore shared by every worker last ran (``retention``: the pruning of
+    memories.platform.retention). Whoever moves ``ran_at`` forward, guarded by its age, runs it:
+    at most once per interval across all workers."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    ran_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} ran at {self.ran_at}"

@@ -482,6 +482,20 @@ TASKS = {
 # takes, since a worker cut off from the database cannot beat (manage.py task_worker).
 TASK_LEASE_SECONDS = env_float("ZEROMEMORY_TASK_LEASE_SECONDS", 60.0, 1.0, 3600.0)
 
+# -- retention (memories.platform.retention; the task workers prune, `manage.py prune` by hand) --
+
+# Days a finished task's result is kept (for the admin's task list and a failure's traceback):
+# a week covers a weekend's incident; the hygiene work it did is in review's own tables.
+RETAIN_FINISHED_TASKS_DAYS = env_float("ZEROMEMORY_RETAIN_FINISHED_TASKS_DAYS", 7.0, 0.0, 36500.0)
+# Days a delivered webhook (and its attempt log) is kept: a month to answer "did they get it?";
+# the event itself stays in the feed for ever, and a receiver catches up from the feed.
+RETAIN_DELIVERED_WEBHOOKS_DAYS = env_float("ZEROMEMORY_RETAIN_DELIVERED_WEBHOOKS_DAYS", 30.0, 0.0, 36500.0)
+# Days a dead delivery (given up after the last retry) is kept, from its last attempt: longer,
+# since an admin may still send it again once the receiver is mended.
+RETAIN_DEAD_WEBHOOKS_DAYS = env_float("ZEROMEMORY_RETAIN_DEAD_WEBHOOKS_DAYS", 90.0, 0.0, 36500.0)
+# (0 keeps that kind for ever.) How often the task workers prune, at most, all of them together.
+RETENTION_INTERVAL_SECONDS = env_float("ZEROMEMORY_RETENTION_INTERVAL_SECONDS", 3600.0, 1.0, 7 * 86400.0)
+
 # -- webhooks (memories.webhooks; `manage.py deliver_webhooks` sends them) ---------------------
 
 # Seconds a receiver has to answer one delivery; a slower one counts as a failed attempt.

@@ -7,7 +7,11 @@ the connection went is left RUNNING, and the lease puts it back in the queue.
 
 Tasks a worker held when it died (SIGKILL, the OOM killer, a lost machine) stayed RUNNING for
 ever. Each worker now beats from a thread of its own and puts back in the queue the tasks of a
-worker silent for longer than ZEROMEMORY_TASK_LEASE_SECONDS (memories.platform.task_lease)."""
+worker silent for longer than ZEROMEMORY_TASK_LEASE_SECONDS (memories.platform.task_lease).
+
+And the workers prune what grows with use (finished tasks, old deliveries, spent rate-limit and
+idempotency rows) once per ZEROMEMORY_RETENTION_INTERVAL_SECONDS among them all
+(memories.platform.retention)."""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from django import db as django_db
 from django_tasks_db.management.commands import db_worker as upstream
 
 from memories.platform.reconnect import DATABASE_LOST, RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS, next_pause
+from memories.platform.retention import RetentionPruner
 from memories.platform.task_lease import Heartbeat
 
 logger = logging.getLogger("zeromemory.worker")
@@ -33,11 +38,16 @@ class Worker(upstream.Worker):
         stop = threading.Event()
         heartbeat = Heartbeat(worker_id=self.worker_id, backend_name=self.backend_name, stop=stop)
         heartbeat.start()
+        # Retention (memories.platform.retention): the workers prune the tables that grow with
+        # use, at most once per interval among them all, so no operator has to remember to.
+        pruner = RetentionPruner(stop=stop)
+        pruner.start()
         try:
             self._run_outliving_the_database()
         finally:
             stop.set()
             heartbeat.join(timeout=5)
+            pruner.join(timeout=5)
 
     def _run_outliving_the_database(self) -> None:
         pause = RECONNECT_FIRST_SECONDS
