@@ -305,14 +305,19 @@ class Ledger:
     errors_5xx: list[str] = field(default_factory=list)
     in_fault: list[str] = field(default_factory=list)  # failed inside a fault window
     rerouted: int = 0
+    # Requests sent and not yet answered, per app server port; and at each kill, how many.
+    flying: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    at_kills: list[str] = field(default_factory=list)
     statuses: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     # Fault windows: (start, end or None while open), monotonic seconds.
     windows: list[list[float | None]] = field(default_factory=list)
 
-    def open_window(self) -> list[float | None]:
+    def open_window(self, what: str, ports: list[int]) -> list[float | None]:
+        """A fault begins: from now until its end, failed requests are the fault's."""
         window: list[float | None] = [time.monotonic(), None]
         with self.lock:
             self.windows.append(window)
+            self.at_kills.append(f"{what}: {sum(self.flying[port] for port in ports)} in flight")
         return window
 
     def in_window(self, started: float, ended: float) -> bool:
@@ -341,6 +346,8 @@ class Agent:
             started = time.monotonic()
             status, answer, refused = 0, None, False
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            with self.ledger.lock:
+                self.ledger.flying[port] += 1
             try:
                 connection.request("POST", path, body=payload, headers=headers)
                 response = connection.getresponse()
@@ -353,6 +360,8 @@ class Agent:
                 status = 0
             finally:
                 connection.close()
+                with self.ledger.lock:
+                    self.ledger.flying[port] -= 1
             ended = time.monotonic()
             if refused:  # nothing reached a server: the balancer's next pick
                 with self.ledger.lock:
@@ -452,7 +461,7 @@ def inject_faults(top: Topology, ledger: Ledger, seconds: float) -> None:
     time.sleep(step)
     say("SIGKILL web1 (restarted at once, as a supervisor would)")
     web, port = top.web[0]
-    window = ledger.open_window()
+    window = ledger.open_window("SIGKILL web1", [port])
     web.kill()
     web.start()
     wait_web(web, port)
@@ -463,7 +472,7 @@ def inject_faults(top: Topology, ledger: Ledger, seconds: float) -> None:
     top.senders[0].kill()
     time.sleep(step)
     say("pg_ctl restart -m fast on the primary")
-    window = ledger.open_window()
+    window = ledger.open_window("primary restart", [port for _, port in top.web])
     top.primary.restart()
     window[1] = time.monotonic() + 5.0  # the pools' reconnects
     time.sleep(step)
@@ -493,6 +502,8 @@ def report_timings(label: str, ledger: Ledger, elapsed: float) -> list[str]:
             f"  {op:<18} n={len(values):>5}  {len(values) / elapsed:6.1f}/s  "
             f"p50 {percentile(values, 0.5):7.1f} ms  p95 {percentile(values, 0.95):7.1f} ms"
         )
+    answered = ", ".join(f"{key}: {n}" for key, n in sorted(ledger.statuses.items()))
+    lines.append(f"  answers: {answered}")
     for line in lines:
         print(line, flush=True)
     return lines
@@ -555,6 +566,8 @@ def main(argv: list[str] | None = None) -> int:
     clean = integrity.returncode == 0
     if not clean:
         print(integrity.stdout[-3000:], integrity.stderr[-1000:], flush=True)
+    for failure in ledger.in_fault[:20]:
+        print(f"  inside a fault window: {failure}", flush=True)
     for error in ledger.errors_5xx[:20]:
         print(f"  5xx: {error}", flush=True)
     for item in found["lost"][:20]:
@@ -564,8 +577,8 @@ def main(argv: list[str] | None = None) -> int:
     say(
         f"tasks {found['tasks']}, deliveries {found['deliveries']}, events for the receiver "
         f"{len(found['expected_events'])}, received {len(received)} distinct; "
-        f"failed inside a fault window (retried) {len(ledger.in_fault)}; rerouted after a refused "
-        f"connection {ledger.rerouted}"
+        f"at the kills {'; '.join(ledger.at_kills)}; failed inside a fault window (each retried) "
+        f"{len(ledger.in_fault)}; rerouted after a refused connection {ledger.rerouted}"
     )
     print(
         f"topology: acknowledged={len(ledger.acknowledged)} lost={len(found['lost'])} "
