@@ -81,7 +81,9 @@ for n in range({agents}):
     tokens.append(credential_issue(actor=None, via="cli", user=user, label="topology",
                                    provenance=Provenance.AUTHORITATIVE)[1])
 endpoint = WebhookEndpoint.objects.create(project=project, url={url!r})
-print(json.dumps({{"tokens": tokens, "endpoint": endpoint.pk}}))
+rerun = DBTaskResult.objects.extra(where=["jsonb_array_length(worker_ids) > 1"]).count()
+print(json.dumps({{
+"tokens": tokens, "endpoint": endpoint.pk}}))
 """
 
 CHECK = """
@@ -97,12 +99,14 @@ duplicated = list(
     Memory.objects.filter(content__in=given["sent"]).values("content").annotate(n=Count("pk")).filter(n__gt=1)
     .values_list("content", flat=True)
 )
+rerun = DBTaskResult.objects.extra(where=["jsonb_array_length(worker_ids) > 1"]).count()
 tasks = dict(DBTaskResult.objects.values_list("status").annotate(n=Count("pk")))
 outbox = WebhookDelivery.objects.filter(endpoint_id=given["endpoint"])
 deliveries = dict(outbox.values_list("state").annotate(n=Count("pk")))
 expected = ["evt_%d" % pk for pk in outbox.values_list("event_id", flat=True)]
 print(json.dumps({{
-    "lost": lost, "duplicated": duplicated, "tasks": tasks, "deliveries": deliveries, "expected_events": expected
+    "rerun": rerun, "lost": lost, "duplicated": duplicated, "tasks": tasks, "deliveries": deliveries,
+    "expected_events": expected,
 }}))
 """
 
@@ -305,6 +309,9 @@ class Ledger:
     errors_5xx: list[str] = field(default_factory=list)
     in_fault: list[str] = field(default_factory=list)  # failed inside a fault window
     rerouted: int = 0
+    # 409 idempotency_in_progress: a retry whose first attempt the server still counts as running
+    # (its process was killed; the claim is taken as abandoned after two minutes). Retried on.
+    waited_in_progress: int = 0
     # Requests sent and not yet answered, per app server port; and at each kill, how many.
     flying: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     at_kills: list[str] = field(default_factory=list)
@@ -331,8 +338,10 @@ class Agent:
     def __init__(self, number: int, token: str, ports: list[int], ledger: Ledger, stop: threading.Event) -> None:
         self.number, self.token, self.ports, self.ledger, self.stop = number, token, ports, ledger, stop
         self.turn = number
-        self.mine: list[str] = []  # my memory ids, oldest first (superseded ones stay: stale targets)
+        self.mine: list[str] = []  # my memory ids, oldest first
+        self.retired: list[str] = []  # ids a supersede of mine retired: stale targets from then on
         self.count = 0
+        self.steps = 0
 
     def call(self, op: str, path: str, body: dict[str, Any], key: str | None) -> tuple[int, Any]:
         """One operation, retried (same Idempotency-Key) after a transport failure or a 5xx."""
@@ -340,7 +349,10 @@ class Agent:
         if key:
             headers["Idempotency-Key"] = key
         payload = json.dumps(body)
-        for attempt in range(12):
+        deadline = time.monotonic() + 180
+        attempt = 0
+        while attempt < 12 or time.monotonic() < deadline:
+            attempt += 1
             self.turn += 1
             port = self.ports[self.turn % len(self.ports)]
             started = time.monotonic()
@@ -368,21 +380,28 @@ class Agent:
                     self.ledger.rerouted += 1
                 time.sleep(0.05)
                 continue
+            if status == 409 and (answer or {}).get("error", {}).get("code") == "idempotency_in_progress":
+                with self.ledger.lock:
+                    self.ledger.waited_in_progress += 1
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(3.0)
+                continue
             if status and status < 500:
                 with self.ledger.lock:
                     self.ledger.latency[op].append((ended - started) * 1000)
                     self.ledger.statuses[f"{op} {status}"] += 1
                 return status, answer
-            what = f"{op} {status or 'no answer'} on :{port} attempt {attempt + 1}"
+            what = f"{op} {status or 'no answer'} on :{port} attempt {attempt}"
             if self.ledger.in_window(started, ended + 1.0):
                 with self.ledger.lock:
                     self.ledger.in_fault.append(what)
             else:
                 with self.ledger.lock:
                     self.ledger.errors_5xx.append(f"{what}: {str(answer)[:200]}")
-            if self.stop.is_set() and attempt > 3:
+            if attempt >= 12:
                 break
-            time.sleep(min(0.2 * 2**attempt, 3.0))
+            time.sleep(min(0.2 * 2 ** (attempt - 1), 3.0))
         return 0, None
 
     def content(self) -> str:
@@ -408,15 +427,17 @@ class Agent:
         status, answer = self.call(op, "/api/v1/memories/", body, uuid.uuid4().hex)
         if status in (200, 201):
             self.acknowledge(answer["memory"], content)
+            self.retired.extend(answer.get("superseded", []))
 
     def step(self) -> None:
-        kind = self.count % 7
+        self.steps += 1
+        kind = self.steps % 7
         if kind in (0, 3) or not self.mine:
             self.remember("remember")
         elif kind in (1, 4):
             # The newest (a plain supersede) or an older one, already replaced: a stale target.
-            on_stale = ON_STALE[(self.count // 7) % 3]
-            target = self.mine[-1] if kind == 1 else self.mine[max(0, len(self.mine) - 3)]
+            on_stale = ON_STALE[(self.steps // 7) % 3]
+            target = self.retired[-1] if kind == 4 and self.retired else self.mine[-1]
             self.remember(f"supersede/{on_stale}", [{"type": "supersedes", "dst": target}], on_stale)
         elif kind == 2:
             contents = [self.content() for _ in range(3)]
@@ -427,10 +448,8 @@ class Agent:
                     if result["status"] in (200, 201):
                         self.acknowledge(result["memory"], text)
         elif kind == 5:
-            self.count += 1
             self.call("recall", "/api/v1/recall/", {"query": "which note about the deploy", "limit": 10}, None)
         else:
-            self.count += 1
             self.call("context", "/api/v1/context/", {"query": "what do we know about the pager"}, None)
 
     def run(self) -> None:
@@ -468,7 +487,9 @@ def inject_faults(top: Topology, ledger: Ledger, seconds: float) -> None:
     window[1] = time.monotonic()
     time.sleep(step)
     say("SIGKILL worker1 and sender1 (not restarted: the others take over)")
+    running = wait_for_a_running_task(top.primary.url, within=step)
     top.workers[0].kill()
+    ledger.at_kills.append(f"SIGKILL worker1: {running} task(s) RUNNING across both workers")
     top.senders[0].kill()
     time.sleep(step)
     say("pg_ctl restart -m fast on the primary")
@@ -480,6 +501,23 @@ def inject_faults(top: Topology, ledger: Ledger, seconds: float) -> None:
     top.workers[0].start()
     top.senders[0].start()
     time.sleep(step)
+
+
+def wait_for_a_running_task(url: str, within: float) -> int:
+    """Kill the worker while a task runs, if one does within ``within`` seconds: the lease's case
+    (a task RUNNING under a dead worker). How many were RUNNING at the kill."""
+    import psycopg
+
+    deadline = time.monotonic() + within
+    with psycopg.connect(url, autocommit=True) as conn:
+        while True:
+            row = conn.execute(
+                "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status = 'RUNNING'"
+            ).fetchone()
+            running = int(row[0]) if row else 0
+            if running or time.monotonic() > deadline:
+                return running
+            time.sleep(0.01)
 
 
 # -- the figures ---------------------------------------------------------------------------
@@ -575,10 +613,12 @@ def main(argv: list[str] | None = None) -> int:
     for item in found["duplicated"][:20]:
         print(f"  duplicated: {item}", flush=True)
     say(
-        f"tasks {found['tasks']}, deliveries {found['deliveries']}, events for the receiver "
+        f"tasks {found['tasks']} ({found['rerun']} run again by a second worker), "
+        f"deliveries {found['deliveries']}, events for the receiver "
         f"{len(found['expected_events'])}, received {len(received)} distinct; "
         f"at the kills {'; '.join(ledger.at_kills)}; failed inside a fault window (each retried) "
-        f"{len(ledger.in_fault)}; rerouted after a refused connection {ledger.rerouted}"
+        f"{len(ledger.in_fault)}; rerouted after a refused connection {ledger.rerouted}; "
+        f"retries answered 409 idempotency_in_progress (and retried) {ledger.waited_in_progress}"
     )
     print(
         f"topology: acknowledged={len(ledger.acknowledged)} lost={len(found['lost'])} "
