@@ -4,6 +4,7 @@
     ./zm bench --sizes 10000        # one size, quicker
     ./zm bench --peers              # unforget and mem0 side by side with ours (bench/peers.py)
     ./zm bench --longtext           # chat turns against short notes (bench/longtext.py)
+    ./zm bench --topology           # the deployed topology under faults (bench/topology.py)
 
 For each size it clones a seeded store (bench/seed.py; seeded once, then reused), starts the
 production server exactly as ``./zm serve`` does (uvicorn, 2 workers, DEBUG off, pooled
@@ -587,6 +588,10 @@ def main() -> None:
 
         peers_main([arg for arg in sys.argv[1:] if arg != "--peers"])
         return
+    if "--topology" in sys.argv[1:]:
+        from topology import main as topology_main
+
+        sys.exit(topology_main([arg for arg in sys.argv[1:] if arg != "--topology"]))
     if "--longtext" in sys.argv[1:]:
         from longtext import main as longtext_main
 

@@ -79,6 +79,32 @@ def tasks_requeue_abandoned(*, backend_name: str, lease_seconds: float) -> list[
     return [str(task_id) for task_id, _ in requeued]
 
 
+def tasks_requeue_own(*, worker_id: str, backend_name: str) -> list[str]:
+    """Put back to READY the tasks of ``backend_name`` RUNNING under ``worker_id``; the ids requeued.
+
+    For a worker that lost the database in the middle of a task and is about to take up its loop
+    again: it runs one task at a time and runs none now, so a task still RUNNING under its id is
+    one it will never finish. The lease cannot see it — the worker is alive and beats — and it
+    stayed RUNNING for ever (./zm bench --topology, restarting the primary mid-task). Guarded by
+    the expected state: a task that another worker took up since (its id now last) is left."""
+    tasks = DBTaskResult._meta.db_table
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            UPDATE {tasks} AS task SET status = 'READY', started_at = NULL
+             WHERE task.status = 'RUNNING'
+               AND task.backend_name = %(backend)s
+               AND task.worker_ids ->> -1 = %(worker)s
+            RETURNING task.id
+            """,
+            {"backend": backend_name, "worker": worker_id},
+        )
+        requeued = [str(row[0]) for row in cursor.fetchall()]
+    for task_id in requeued:
+        logger.warning("task %s was running when this worker lost the database; back in the queue", task_id)
+    return requeued
+
+
 class Heartbeat(threading.Thread):
     """Beats for ``worker_id`` every quarter lease and reaps the tasks of silent workers, until
     ``stop`` is set. A daemon thread: it dies with the worker, which is the point.

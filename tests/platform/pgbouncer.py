@@ -107,18 +107,23 @@ def pgbouncer(
         for path in folder.iterdir():
             os.chown(path, owner.pw_uid, owner.pw_gid)
         kwargs = {"user": SYSTEM_USER, "group": SYSTEM_USER}
-    process = subprocess.Popen(
-        [PGBOUNCER, str(config)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        **kwargs,  # type: ignore[call-overload]
-    )
+    # Its stderr to a file, not a pipe: PgBouncer logs every line there as well as to its log
+    # file, and with nobody reading a pipe it blocked once 64 kB had piled up — for good, every
+    # client with it (./zm bench --topology, after the burst of log lines a primary restart makes).
+    stderr_path = folder / "pgbouncer.stderr"
+    with open(stderr_path, "wb") as stderr:
+        process = subprocess.Popen(
+            [PGBOUNCER, str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            **kwargs,  # type: ignore[call-overload]
+        )
     bouncer = Bouncer(port=port, folder=folder)
     try:
         deadline = time.monotonic() + 15
         while not _answers(port):
             if process.poll() is not None or time.monotonic() > deadline:
-                error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+                error = stderr_path.read_text(errors="replace")
                 raise RuntimeError(f"PgBouncer did not start: {error}\n{bouncer.log}")
             time.sleep(0.05)
         yield bouncer
@@ -129,6 +134,4 @@ def pgbouncer(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        if process.stderr:
-            process.stderr.close()
         shutil.rmtree(folder, ignore_errors=True)

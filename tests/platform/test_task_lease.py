@@ -11,7 +11,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult, get_date_max
 
 from memories.models import WorkerHeartbeat
-from memories.platform.task_lease import tasks_requeue_abandoned, worker_beat
+from memories.platform.task_lease import tasks_requeue_abandoned, tasks_requeue_own, worker_beat
 from tests.memories.test_remember_concurrency import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,3 +97,23 @@ def test_heartbeats_of_workers_gone_a_day_are_forgotten() -> None:
     tasks_requeue_abandoned(backend_name="default", lease_seconds=LEASE)
 
     assert list(WorkerHeartbeat.objects.values_list("worker_id", flat=True)) == ["gone-an-hour"]
+
+
+def test_a_worker_that_lost_the_database_puts_back_only_its_own_running_tasks() -> None:
+    # The worker is alive and beats, so the lease never touches its task: it puts it back itself.
+    beat("survivor", 1)
+    beat("other", 1)
+    mine = running(["survivor"], 1)
+    retaken_by_other = running(["survivor", "other"], 1)
+    others = running(["other"], 1)
+    other_backend = running(["survivor"], 1, backend="other")
+    assert tasks_requeue_abandoned(backend_name="default", lease_seconds=LEASE) == []
+
+    requeued = tasks_requeue_own(worker_id="survivor", backend_name="default")
+
+    assert requeued == [str(mine.pk)]
+    assert state(mine) == ("READY", False, ["survivor"])
+    assert state(retaken_by_other) == ("RUNNING", True, ["survivor", "other"])
+    assert state(others) == ("RUNNING", True, ["other"])
+    assert state(other_backend) == ("RUNNING", True, ["survivor"])
+    assert tasks_requeue_own(worker_id="survivor", backend_name="default") == []

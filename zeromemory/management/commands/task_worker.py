@@ -3,7 +3,8 @@
 Its loop raised the first OperationalError of a lost connection (a restart, a failover, the
 database not up yet) and the worker exited, leaving the hygiene queue to grow with nothing to
 take it. Here the loop is run again after a growing pause, logged; a task it was running when
-the connection went is left RUNNING, and the lease puts it back in the queue.
+the connection went is put back in the queue by the worker itself once the database answers
+again, before it takes up its loop (the lease cannot: the worker is alive and beats).
 
 Tasks a worker held when it died (SIGKILL, the OOM killer, a lost machine) stayed RUNNING for
 ever. Each worker now beats from a thread of its own and puts back in the queue the tasks of a
@@ -25,7 +26,7 @@ from django_tasks_db.management.commands import db_worker as upstream
 
 from memories.platform.reconnect import DATABASE_LOST, RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS, next_pause
 from memories.platform.retention import RetentionPruner
-from memories.platform.task_lease import Heartbeat
+from memories.platform.task_lease import Heartbeat, tasks_requeue_own
 
 logger = logging.getLogger("zeromemory.worker")
 
@@ -51,12 +52,18 @@ class Worker(upstream.Worker):
 
     def _run_outliving_the_database(self) -> None:
         pause = RECONNECT_FIRST_SECONDS
+        lost_once = False
         while self.running:
             started = time.monotonic()
             try:
+                if lost_once:
+                    # The task it was running when the connection went, if any: never finished.
+                    tasks_requeue_own(worker_id=self.worker_id, backend_name=self.backend_name)
+                    lost_once = False
                 super().run()
                 return
             except DATABASE_LOST as lost:
+                lost_once = True
                 if time.monotonic() - started > RECONNECT_MAX_SECONDS:
                     pause = RECONNECT_FIRST_SECONDS  # it had been working: a new outage
                 logger.warning("task worker lost the database (%s); trying again in %g s", lost, pause)
