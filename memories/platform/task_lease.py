@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -44,6 +45,24 @@ def worker_forget(*, worker_id: str) -> None:
     WorkerHeartbeat.objects.filter(worker_id=worker_id).delete()
 
 
+def _requeue(cursor: Any, condition: str, params: dict[str, object]) -> list[tuple[int, str]]:
+    """The one guarded UPDATE both requeues share: ``backend``'s tasks still RUNNING (the
+    expected state, re-checked on the row as it stands after a racing reaper) that meet
+    ``condition`` go back to READY; each id with the worker that held it."""
+    tasks = DBTaskResult._meta.db_table
+    cursor.execute(
+        f"""
+        UPDATE {tasks} AS task SET status = 'READY', started_at = NULL
+         WHERE task.status = 'RUNNING'
+           AND task.backend_name = %(backend)s
+           AND {condition}
+        RETURNING task.id, task.worker_ids ->> -1
+        """,
+        params,
+    )
+    return list(cursor.fetchall())
+
+
 def tasks_requeue_abandoned(*, backend_name: str, lease_seconds: float) -> list[str]:
     """Put back to READY the tasks of ``backend_name`` RUNNING under a worker that has not beaten
     within ``lease_seconds``; the ids requeued.
@@ -52,24 +71,17 @@ def tasks_requeue_abandoned(*, backend_name: str, lease_seconds: float) -> list[
     waits for the first's row lock, re-checks ``status = 'RUNNING'`` on the row as it now stands,
     and leaves it. A task claimed again meanwhile has a fresh ``started_at`` (set NULL here, set
     by the claim), so it is never robbed; nor is a slow task whose worker still beats."""
-    tasks = DBTaskResult._meta.db_table
     beats = WorkerHeartbeat._meta.db_table
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            UPDATE {tasks} AS task SET status = 'READY', started_at = NULL
-             WHERE task.status = 'RUNNING'
-               AND task.backend_name = %(backend)s
-               AND task.started_at < now() - make_interval(secs => %(lease)s)
+        requeued = _requeue(
+            cursor,
+            f"""task.started_at < now() - make_interval(secs => %(lease)s)
                AND NOT EXISTS (
                    SELECT 1 FROM {beats} AS beat
                     WHERE beat.worker_id = task.worker_ids ->> -1
-                      AND beat.seen_at >= now() - make_interval(secs => %(lease)s))
-            RETURNING task.id, task.worker_ids ->> -1
-            """,
+                      AND beat.seen_at >= now() - make_interval(secs => %(lease)s))""",
             {"backend": backend_name, "lease": lease_seconds},
         )
-        requeued = cursor.fetchall()
         cursor.execute(
             f"DELETE FROM {beats} WHERE seen_at < now() - make_interval(secs => %s)",
             [max(FORGET_AFTER_SECONDS, lease_seconds * 10)],
@@ -87,19 +99,13 @@ def tasks_requeue_own(*, worker_id: str, backend_name: str) -> list[str]:
     one it will never finish. The lease cannot see it — the worker is alive and beats — and it
     stayed RUNNING for ever (./zm bench --topology, restarting the primary mid-task). Guarded by
     the expected state: a task that another worker took up since (its id now last) is left."""
-    tasks = DBTaskResult._meta.db_table
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            UPDATE {tasks} AS task SET status = 'READY', started_at = NULL
-             WHERE task.status = 'RUNNING'
-               AND task.backend_name = %(backend)s
-               AND task.worker_ids ->> -1 = %(worker)s
-            RETURNING task.id
-            """,
-            {"backend": backend_name, "worker": worker_id},
-        )
-        requeued = [str(row[0]) for row in cursor.fetchall()]
+        requeued = [
+            str(task_id)
+            for task_id, _ in _requeue(
+                cursor, "task.worker_ids ->> -1 = %(worker)s", {"backend": backend_name, "worker": worker_id}
+            )
+        ]
     for task_id in requeued:
         logger.warning("task %s was running when this worker lost the database; back in the queue", task_id)
     return requeued
