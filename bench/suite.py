@@ -5,6 +5,7 @@
     ./zm bench --peers              # unforget and mem0 side by side with ours (bench/peers.py)
     ./zm bench --longtext           # chat turns against short notes (bench/longtext.py)
     ./zm bench --topology           # the deployed topology under faults (bench/topology.py)
+    ./zm bench --scale 1000000      # a million memories on one primary (bench/scale.py)
 
 For each size it clones a seeded store (bench/seed.py; seeded once, then reused), starts the
 production server exactly as ``./zm serve`` does (uvicorn, 2 workers, DEBUG off, pooled
@@ -495,7 +496,9 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
         vector = np.array(embedder.embed([text])[0], dtype=np.float32)
         distances = 1 - matrix @ vector
         truth = set(ids[np.argsort(distances, kind="stable")[:10]])
-        got = vector_ranking(visible, vector.tolist(), 10, exact=ranks_exactly(project=None, kinds=None, as_of=None))
+        got = vector_ranking(
+            visible, vector.tolist(), 10, user=bench, exact=ranks_exactly(project=None, kinds=None, as_of=None)
+        )
         short += len(got) < 10
         found["recall"] += len(truth & {pk for pk, _ in got}) / 10
 
@@ -504,7 +507,9 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
         mask = (project_of == project.pk) & (kinds == wanted_kind)
         truth = set(ids[mask][np.argsort(distances[mask], kind="stable")[:10]])
         exact = ranks_exactly(project=project, kinds=[wanted_kind], as_of=None)
-        got = vector_ranking(visible.filter(project=project, kind=wanted_kind), vector.tolist(), 10, exact=exact)
+        got = vector_ranking(
+            visible.filter(project=project, kind=wanted_kind), vector.tolist(), 10, user=bench, exact=exact
+        )
         short += len(got) < min(10, int(mask.sum()))
         found["recall, project + kind filter"] += len(truth & {pk for pk, _ in got}) / min(10, max(1, len(truth)))
 
@@ -592,6 +597,10 @@ def main() -> None:
         from topology import main as topology_main
 
         sys.exit(topology_main([arg for arg in sys.argv[1:] if arg != "--topology"]))
+    if "--scale" in sys.argv[1:]:
+        from scale import main as scale_main
+
+        sys.exit(scale_main([arg for arg in sys.argv[1:] if arg != "--scale"]))
     if "--longtext" in sys.argv[1:]:
         from longtext import main as longtext_main
 

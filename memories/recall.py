@@ -36,11 +36,30 @@ from memories.ranking import (
     sentence_rows_exist,
     weight_for,
 )
-from memories.selectors import HEAVY_COLUMNS, exact_nearest, project_for_member, valid_condition
+from memories.selectors import HEAVY_COLUMNS, estimated_rows, exact_nearest, project_for_member, valid_condition
 from memories.statement_settings import statement_settings
-from memories.visibility import visible_memories
+from memories.visibility import visible_memories, visible_parts
 
 MIN_CANDIDATES = 30
+# What recall's vector side costs each way (milliseconds), fitted to the runs at a million
+# memories (bench/scale.py, 2026-12-06, p50 of 15 questions, docs/scaling.md). The exact scan
+# reads every visible row: 16.5 ms for 2,366, 31 for 10,017, 106 for 44,333. The HNSW walk
+# visits about count x table / visible entries before the filters have let count rows through
+# (never fewer than ef_search): 218 ms for a caller who sees 2,366 of a million (recall@10 0.93),
+# 28 ms for 10,017, 8.8 ms for 44,333.
+EXACT_MS = 11.0
+EXACT_MS_PER_ROW = 0.0021
+WALK_MS = 2.0
+WALK_MS_PER_ENTRY = 0.012
+
+
+def walk_is_cheaper(*, visible: int, table: int, count: int) -> bool:
+    """Whether the HNSW walk should find ``count`` of ``visible`` rows in a table of ``table``
+    sooner than the exact scan would read them all."""
+    entries = max(settings.HNSW_EF_SEARCH, count * table / max(visible, 1))
+    return WALK_MS + WALK_MS_PER_ENTRY * entries < EXACT_MS + EXACT_MS_PER_ROW * visible
+
+
 _STATE_AFTER = {
     EventAction.CREATED: State.LIVE,
     EventAction.IMPORTED: State.LIVE,
@@ -75,28 +94,39 @@ def _as_of(memories: QuerySet[Memory], when: datetime, include_superseded: bool)
 
 
 def vector_ranking(
-    memories: QuerySet[Memory], embedding: list[float], count: int, *, exact: bool = False
+    memories: QuerySet[Memory], embedding: list[float], count: int, *, user: User, exact: bool | None = None
 ) -> list[tuple[str, float]]:
-    """The ``count`` memories of ``memories`` nearest to ``embedding``, as (pk, distance).
+    """The ``count`` memories of ``memories`` (read from visible_memories for ``user``) nearest to
+    ``embedding``, as (pk, distance).
 
     Served by the HNSW index with pgvector's iterative scan (strict order), which keeps
     scanning until the filters have let ``count`` rows through (bench/recall.py measures its
     recall@10 against an exact scan, for questions and for identifier-style queries).
     An iterative scan still gives up after hnsw.max_scan_tuples; when it comes back short,
-    the exact scan answers instead, so a selective filter never costs rows. ``exact`` skips
-    the index: for narrow filters, where the graph walk is both slower and less accurate.
+    the exact scan answers instead, so a selective filter never costs rows. ``exact=True`` skips
+    the index: for narrow filters, where the graph walk is both slower and less accurate; left
+    None, the cheaper way by the planner's estimates (walk_is_cheaper: a caller who sees a small
+    share of a large table is scanned exactly); ``exact=False`` walks the graph whatever the
+    estimate (tests of the walk). The exact
+    scan reads the visible rows by the ways they are visible (memories.visibility.visible_parts),
+    each from its index, never the whole table.
     """
-    ranked = memories.annotate(distance=CosineDistance("embedding", embedding)).order_by("distance")
-    rows = ranked.values_list("pk", "distance")[:count]
+    parts = visible_parts(user, memories)
+    if count > settings.HNSW_EF_SEARCH:
+        exact = True
+    elif exact is None:
+        *visible, table = estimated_rows([*parts, Memory.objects.using(memories.db).all()])
+        exact = not walk_is_cheaper(visible=sum(visible), table=table, count=count)
     found: list[tuple[str, float]] = []
-    if count <= settings.HNSW_EF_SEARCH and not exact:
+    if not exact:
+        ranked = memories.annotate(distance=CosineDistance("embedding", embedding)).order_by("distance")
         # The search settings go with the statement (also where a transaction pooler drops a
         # connection's own): at pgvector's default ef_search of 40 this walk found 0.43 of the
         # true top 10 for identifier-style queries (settings.HNSW_EF_SEARCH).
         with statement_settings(settings.HNSW_SEARCH):
-            found = list(rows)
+            found = list(ranked.values_list("pk", "distance")[:count])
     if len(found) < count:
-        return exact_nearest([memories], embedding, count)
+        return exact_nearest(parts, embedding, count)
     return [(pk, float(distance)) for pk, distance in found]
 
 
@@ -196,14 +226,18 @@ def recall(
     if project is not None and as_of is None:
         by_vector = project_ranking(unscoped, user, project, embedding, candidates)
     else:
-        by_vector = vector_ranking(memories, embedding, candidates, exact=exact)
+        by_vector = vector_ranking(memories, embedding, candidates, user=user, exact=exact or None)
     # The same resemblance as similar_existing's (memories.ranking): vector similarity plus the
     # weighted lexical match of the question's rarest words, here over the best few by each side.
     lexical = lexical_query(query, memories.db) if use_text else None
     weight = weight_for(lexical, question=True)
     distances = {pk: float(distance) for pk, distance in by_vector}
     distinct = _distinct(memories, embedding, query_vectors, by_vector) if use_text else {}
-    matches = lexical_scores(memories, lexical, limit=candidates) if lexical is not None else {}
+    matches = (
+        lexical_scores(memories, lexical, limit=candidates, parts=visible_parts(user, memories))
+        if lexical is not None
+        else {}
+    )
     if lexical is not None:
         unmatched = [pk for pk in distances if pk not in matches]
         matches |= lexical_scores(memories, lexical, ids=unmatched) if unmatched else {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
@@ -10,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import connections
 from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Now
@@ -145,7 +147,28 @@ def exact_nearest(parts: list[QuerySet[Memory]], embedding: list[float], count: 
         for part in parts
     ]
     rows = list(ranked[0].union(*ranked[1:], all=True)) if len(ranked) > 1 else list(ranked[0])
-    return [(pk, float(distance)) for pk, distance in sorted(rows, key=lambda row: (row[1], row[0]))[:count]]
+    # Parts may overlap (memories.visibility.visible_parts): a memory found by two counts once.
+    nearest: dict[str, float] = {}
+    for pk, distance in sorted(rows, key=lambda row: (row[1], row[0])):
+        nearest.setdefault(pk, float(distance))
+    return list(nearest.items())[:count]
+
+
+def estimated_rows(queries: list[QuerySet[Memory]]) -> list[int]:
+    """How many rows the planner expects each of ``queries`` to give: guesses from the tables'
+    statistics (one EXPLAIN of their union, nothing read), for choosing a plan, never for an
+    answer."""
+    first, *rest = [query.values("pk") for query in queries]
+    union = first.union(*rest, all=True) if rest else first
+    sql, params = union.query.sql_with_params()
+    with connections[union.db].cursor() as cursor:
+        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
+        row = cursor.fetchone()
+    plan = (json.loads(row[0]) if isinstance(row[0], str) else row[0])[0]["Plan"]
+    children = plan.get("Plans", []) if rest else [plan]
+    if len(children) != len(queries):  # a shape not foreseen: the whole for each
+        return [int(plan["Plan Rows"])] * len(queries)
+    return [int(child["Plan Rows"]) for child in children]
 
 
 def similar_existing_ranking(

@@ -81,6 +81,9 @@ class EmbeddedServer:
 
     data_dir: Path
     port: int | None = None  # None: Unix socket only, no TCP listener at all.
+    # More "-c name=value" server options, after the project's own (a later -c wins): a
+    # benchmark's standalone server sized for its data (bench/scale.py).
+    extra_options: str = ""
 
     @property
     def pgdata(self) -> Path:
@@ -311,6 +314,8 @@ class EmbeddedServer:
         # client-side binding those are memory content, and the log is read by people who
         # should not see memories.
         options += " -c log_error_verbosity=terse -c log_min_error_statement=panic"
+        if self.extra_options:
+            options += f" {self.extra_options}"
         result = self._run_as_server_user(
             [
                 str(_bin_dir() / "pg_ctl"),

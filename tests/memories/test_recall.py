@@ -209,13 +209,13 @@ def test_a_short_iterative_index_scan_falls_back_to_an_exact_scan(alice):
         cursor.execute("SET LOCAL hnsw.ef_search = 10")
         index_alone = list(tasks.annotate(d=CosineDistance("embedding", query.tolist())).order_by("d")[:10])
 
-    found = vector_ranking(tasks, query.tolist(), 10)
+    found = vector_ranking(tasks, query.tolist(), 10, user=alice.user, exact=False)
 
     assert len(index_alone) < 10  # what an index scan alone would silently answer
     assert sorted(pk for pk, _ in found) == sorted(tasks.values_list("pk", flat=True))
 
 
-def test_the_vector_side_sends_its_hnsw_search_settings_with_its_statement(db):
+def test_the_vector_side_sends_its_hnsw_search_settings_with_its_statement(alice):
     """Not on the connection (a transaction pooler drops startup options): in the statement's
     own message, memories.statement_settings."""
     from memories.recall import vector_ranking
@@ -230,7 +230,7 @@ def test_the_vector_side_sends_its_hnsw_search_settings_with_its_statement(db):
         cursor.execute("SELECT current_setting('hnsw.ef_search', true), current_setting('jit')")
         outside = cursor.fetchone()
     with connection.execute_wrapper(capture):
-        vector_ranking(Memory.objects.all(), [1.0] * 384, 10)
+        vector_ranking(Memory.objects.all(), [1.0] * 384, 10, user=alice.user, exact=False)
 
     assert outside in {(None, "off"), ("40", "off")}  # pgvector's default; jit still on the connection
     assert len(sent) == 2  # the walk, then (an empty store: it came back short) the exact scan

@@ -69,13 +69,14 @@ from pgvector.django import CosineDistance
 from memories.recall import vector_ranking
 from memories.selectors import exact_nearest
 from memories.visibility import visible_memories
-visible = visible_memories(User.objects.get(username="alice"))
+alice = User.objects.get(username="alice")
+visible = visible_memories(alice)
 rng = np.random.default_rng(11)
 hits = 0
 for _ in range(20):
     q = rng.normal(size=384)
     q = (q / np.linalg.norm(q)).tolist()
-    found = {pk for pk, _ in vector_ranking(visible, q, 10)}
+    found = {pk for pk, _ in vector_ranking(visible, q, 10, user=alice, exact=False)}  # the walk itself
     hits += len(found & {pk for pk, _ in exact_nearest([visible], q, 10)})
 plan = visible.annotate(d=CosineDistance("embedding", q)).order_by("d")[:10].explain()
 print(json.dumps({"recall": hits / 200, "index": "memory_embedding_hnsw_idx" in plan}))
