@@ -44,20 +44,7 @@ def locking(ids: list[str], *, annotations: Mapping[str, Any] | None = None) -> 
 
 def advisory_lock(*parts: object) -> None:
     """A transaction-scoped lock on an arbitrary key (released at commit or rollback)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_advisory_key(parts)])
-
-
-def advisory_try_lock(*parts: object) -> bool:
-    """``advisory_lock`` without the wait: False at once when another transaction holds it."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_advisory_key(parts)])
-        row = cursor.fetchone()
-    return bool(row and row[0])
-
-
-def _advisory_key(parts: tuple[object, ...]) -> int:
-    """The lock's 64-bit key (pg_advisory_xact_lock's bigint form) from its parts; the first
-    part names what it locks, so two kinds of lock never share keys by their values alone."""
     digest = hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
+    key = int.from_bytes(digest[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])

@@ -28,11 +28,10 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from memories.errors import IdempotencyInProgress, IdempotencyKeyReused, ValidationFailed
-from memories.locks import advisory_try_lock
 from memories.models import Credential, IdempotencyRecord
 
 IDEMPOTENCY_TTL = timedelta(hours=24)
@@ -72,7 +71,7 @@ def run_idempotently(
 
     write = prepare()
     with transaction.atomic():
-        if not advisory_try_lock("idempotency", credential.pk, key):
+        if not _claim(credential, key):
             raise _in_progress()  # the first attempt's transaction is still open
         # Locked: a process of the release before this one taking over the same abandoned row
         # waits for our commit, then finds it COMPLETED.
@@ -101,6 +100,17 @@ def run_idempotently(
             # IN_PROGRESS row, committed on its own): its attempt runs, ours is undone.
             raise _in_progress() from None
     return body
+
+
+def _claim(credential: Credential, key: str) -> bool:
+    """Take the key's transaction-scoped advisory lock (pg_try_advisory_xact_lock's bigint form,
+    the key hashed to 64 bits; a collision between two keys costs a spurious 409), without
+    waiting: False when another transaction holds it."""
+    digest = hashlib.sha256(f"idempotency\x1f{credential.pk}\x1f{key}".encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)])
+        row = cursor.fetchone()
+    return bool(row and row[0])
 
 
 def _replayable(record: IdempotencyRecord, request_hash: str, now: Any) -> bool:
