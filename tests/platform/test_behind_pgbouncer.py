@@ -323,7 +323,10 @@ def test_a_retry_after_the_server_died_mid_write_runs_at_once_behind_the_pooler(
         row = conn.execute("SELECT id FROM memories_memory WHERE content = 'pooled row 0'").fetchone()
     assert row is not None
     target_id = row[0]
-    token = issue_token(pooled.pooled_env)
+    # A token of its own (the module's other tests issued alice one named "tests" already).
+    issued = manage("issue_token", "alice", "--name", "idempotency", env=pooled.pooled_env)
+    assert issued.returncode == 0, issued.stderr[-3000:]
+    token = issued.stdout.strip().splitlines()[-1]
     body = {"content": "pooled row 0, corrected after a crash", "links": [{"type": "supersedes", "dst": target_id}]}
     webs: list[subprocess.Popen[bytes]] = []
 
