@@ -16,10 +16,11 @@ supersede under each ``on_stale`` mode, batch, recall and context. Every write c
 Idempotency-Key and is retried with the same key after a transport failure or a 5xx, as a client
 should, so a retried write that is stored twice shows as ``duplicated``. A connection refused
 before anything was sent goes to the other app server (what a load balancer's health check does).
-Mid-run it SIGKILLs one app server (restarted, as a supervisor would), one worker and one sender,
-and restarts the primary (``pg_ctl restart -m fast``). Then it checks that every write answered
-2xx is in the store, that no content is stored twice, ``manage.py check_integrity``, that every
-task ends SUCCESSFUL (the lease requeues the killed worker's), that the receiver got every event
+Mid-run it SIGKILLs one app server (restarted, as a supervisor would), one worker while it holds
+a task and one sender, and restarts the primary (``pg_ctl restart -m fast``). Then it checks that
+every write answered 2xx is in the store, that no content is stored twice, ``manage.py
+check_integrity``, that every task ends SUCCESSFUL and the killed worker's were requeued (the
+lease) and finished by another worker, that the receiver got every event
 the outbox holds for it, and that no request answered 5xx outside the fault windows (the requests
 that failed inside one are counted apart). Its last line:
 
@@ -81,7 +82,6 @@ for n in range({agents}):
     tokens.append(credential_issue(actor=None, via="cli", user=user, label="topology",
                                    provenance=Provenance.AUTHORITATIVE)[1])
 endpoint = WebhookEndpoint.objects.create(project=project, url={url!r})
-rerun = DBTaskResult.objects.extra(where=["jsonb_array_length(worker_ids) > 1"]).count()
 print(json.dumps({{
 "tokens": tokens, "endpoint": endpoint.pk}}))
 """
@@ -101,11 +101,17 @@ duplicated = list(
 )
 rerun = DBTaskResult.objects.extra(where=["jsonb_array_length(worker_ids) > 1"]).count()
 tasks = dict(DBTaskResult.objects.values_list("status").annotate(n=Count("pk")))
+held = {{
+    str(pk): [status, worker_ids]
+    for pk, status, worker_ids in DBTaskResult.objects.filter(pk__in=given["held"]).values_list(
+        "pk", "status", "worker_ids"
+    )
+}}
 outbox = WebhookDelivery.objects.filter(endpoint_id=given["endpoint"])
 deliveries = dict(outbox.values_list("state").annotate(n=Count("pk")))
 expected = ["evt_%d" % pk for pk in outbox.values_list("event_id", flat=True)]
 print(json.dumps({{
-    "rerun": rerun, "lost": lost, "duplicated": duplicated, "tasks": tasks, "deliveries": deliveries,
+    "rerun": rerun, "held": held, "lost": lost, "duplicated": duplicated, "tasks": tasks, "deliveries": deliveries,
     "expected_events": expected,
 }}))
 """
@@ -160,12 +166,27 @@ class Role:
     env: dict[str, str]
     log: Path
     process: subprocess.Popen[bytes] | None = None
+    # A task worker is started with a --worker-id of its own (db_worker's option), a new one per
+    # start as the option asks, so the bench can tell which tasks it holds (the worker_ids of
+    # django_tasks_database_dbtaskresult, which the lease reads too).
+    worker: bool = False
+    starts: int = 0
+
+    @property
+    def worker_id(self) -> str:
+        return f"topology-{self.name}-{self.starts}"
 
     def start(self) -> None:
+        self.starts += 1
+        argv = [*self.argv, "--worker-id", self.worker_id] if self.worker else self.argv
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                self.argv, cwd=ROOT, env=self.env, stdout=out, stderr=out, start_new_session=True
+                argv, cwd=ROOT, env=self.env, stdout=out, stderr=out, start_new_session=True
             )
+
+    def signal(self, number: int) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, number)
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:
@@ -280,7 +301,9 @@ def topology(folder: Path, agents: int, web_workers: int) -> Iterator[Topology]:
                 f"web{n}", [str(ROOT / "zm"), "web"], {**env, "ZEROMEMORY_PORT": str(port)}, logs / f"web{n}.log"
             )
             top.web.append((web, port))
-            top.workers.append(Role(f"worker{n}", [str(ROOT / "zm"), "worker"], env, logs / f"worker{n}.log"))
+            top.workers.append(
+                Role(f"worker{n}", [str(ROOT / "zm"), "worker"], env, logs / f"worker{n}.log", worker=True)
+            )
             top.senders.append(Role(f"sender{n}", [str(ROOT / "zm"), "sender"], env, logs / f"sender{n}.log"))
         roles = [role for role, _ in top.web] + top.workers + top.senders
         try:
@@ -309,9 +332,13 @@ class Ledger:
     errors_5xx: list[str] = field(default_factory=list)
     in_fault: list[str] = field(default_factory=list)  # failed inside a fault window
     rerouted: int = 0
-    # 409 idempotency_in_progress: a retry whose first attempt the server still counts as running
-    # (its process was killed; the claim is taken as abandoned after two minutes). Retried on.
+    # 409 idempotency_in_progress: a retry sent while its first attempt's transaction was still
+    # open. The claim dies with that transaction (memories.platform.idempotency), so a killed app
+    # server's attempts no longer hold their keys; the release before held them two minutes.
     waited_in_progress: int = 0
+    # The tasks worker1 held when it was SIGKILLed (django_tasks_db ids).
+    held: list[str] = field(default_factory=list)
+    killed_worker: str = ""
     # Requests sent and not yet answered, per app server port; and at each kill, how many.
     flying: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     at_kills: list[str] = field(default_factory=list)
@@ -487,9 +514,9 @@ def inject_faults(top: Topology, ledger: Ledger, seconds: float) -> None:
     window[1] = time.monotonic()
     time.sleep(step)
     say("SIGKILL worker1 and sender1 (not restarted: the others take over)")
-    running = wait_for_a_running_task(top.primary.url, within=step)
-    top.workers[0].kill()
-    ledger.at_kills.append(f"SIGKILL worker1: {running} task(s) RUNNING across both workers")
+    ledger.held = kill_holding_a_task(top.primary.url, top.workers[0], within=max(step, 60.0))
+    ledger.killed_worker = top.workers[0].worker_id
+    ledger.at_kills.append(f"SIGKILL worker1: {len(ledger.held)} task(s) RUNNING under it")
     top.senders[0].kill()
     time.sleep(step)
     say("pg_ctl restart -m fast on the primary")
@@ -503,21 +530,36 @@ def inject_faults(top: Topology, ledger: Ledger, seconds: float) -> None:
     time.sleep(step)
 
 
-def wait_for_a_running_task(url: str, within: float) -> int:
-    """Kill the worker while a task runs, if one does within ``within`` seconds: the lease's case
-    (a task RUNNING under a dead worker). How many were RUNNING at the kill."""
+def kill_holding_a_task(url: str, worker: Role, within: float) -> list[str]:
+    """SIGKILL ``worker`` while it holds a task (RUNNING with its id last in ``worker_ids``), the
+    lease's case; the ids of the tasks it held. The agents keep remembering, and each remember
+    queues hygiene work, so there are tasks to catch. The worker is frozen (SIGSTOP) before the
+    look, so the task it is seen to hold cannot finish before the SIGKILL; looked at again once
+    it is dead (a finishing UPDATE already sent still commits), and if it no longer holds one it
+    is started again (a new id) and caught again."""
     import psycopg
 
+    query = (
+        "SELECT id::text FROM django_tasks_database_dbtaskresult"
+        " WHERE status = 'RUNNING' AND worker_ids ->> -1 = %s ORDER BY id"
+    )
     deadline = time.monotonic() + within
     with psycopg.connect(url, autocommit=True) as conn:
-        while True:
-            row = conn.execute(
-                "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status = 'RUNNING'"
-            ).fetchone()
-            running = int(row[0]) if row else 0
-            if running or time.monotonic() > deadline:
-                return running
-            time.sleep(0.01)
+        while time.monotonic() < deadline:
+            if not conn.execute(query, [worker.worker_id]).fetchall():
+                time.sleep(0.005)
+                continue
+            worker.signal(signal.SIGSTOP)
+            if not conn.execute(query, [worker.worker_id]).fetchall():
+                worker.signal(signal.SIGCONT)  # it finished the task before it stopped
+                continue
+            worker.kill()
+            time.sleep(1.0)  # its connections closed: what it had sent is in, or rolled back
+            held = [row[0] for row in conn.execute(query, [worker.worker_id]).fetchall()]
+            if held:
+                return held
+            worker.start()
+    raise RuntimeError(f"{worker.name} held no task within {within:.0f} s")
 
 
 # -- the figures ---------------------------------------------------------------------------
@@ -586,7 +628,14 @@ def main(argv: list[str] | None = None) -> int:
         elapsed = run_load(top, ports, agents, seconds, ledger, faults=True)
         report_timings(f"under faults, {agents} agents", ledger, elapsed)
         (top.folder / "ledger-check.json").write_text(
-            json.dumps({"acknowledged": ledger.acknowledged, "sent": ledger.sent, "endpoint": top.endpoint})
+            json.dumps(
+                {
+                    "acknowledged": ledger.acknowledged,
+                    "sent": ledger.sent,
+                    "endpoint": top.endpoint,
+                    "held": ledger.held,
+                }
+            )
         )
         found = drain(top, within=120)
         integrity = subprocess.run(
@@ -601,6 +650,13 @@ def main(argv: list[str] | None = None) -> int:
         received = {item.headers.get("zeromemory-event-id") for item in list(top.receiver.received)}
         missing = [event for event in found["expected_events"] if event not in received]
     stuck = sum(n for status, n in found["tasks"].items() if status != "SUCCESSFUL")
+    # worker1's tasks at its SIGKILL: each put back in the queue by the lease and finished by
+    # another worker (a second id in its worker_ids), SUCCESSFUL.
+    taken_over = [
+        pk
+        for pk, (status, worker_ids) in found["held"].items()
+        if status == "SUCCESSFUL" and worker_ids[-1] != ledger.killed_worker
+    ]
     clean = integrity.returncode == 0
     if not clean:
         print(integrity.stdout[-3000:], integrity.stderr[-1000:], flush=True)
@@ -613,7 +669,9 @@ def main(argv: list[str] | None = None) -> int:
     for item in found["duplicated"][:20]:
         print(f"  duplicated: {item}", flush=True)
     say(
-        f"tasks {found['tasks']} ({found['rerun']} run again by a second worker), "
+        f"tasks {found['tasks']} ({found['rerun']} run again by a second worker); worker1 held "
+        f"{len(ledger.held)} at its SIGKILL, requeued and SUCCESSFUL under another worker "
+        f"{len(taken_over)}; "
         f"deliveries {found['deliveries']}, events for the receiver "
         f"{len(found['expected_events'])}, received {len(received)} distinct; "
         f"at the kills {'; '.join(ledger.at_kills)}; failed inside a fault window (each retried) "
@@ -627,6 +685,7 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     failed = found["lost"] or found["duplicated"] or not clean or stuck or missing or ledger.errors_5xx
+    failed = failed or len(taken_over) != len(ledger.held)
     return 1 if failed or not ledger.acknowledged else 0
 
 

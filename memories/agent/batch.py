@@ -10,6 +10,7 @@ one transaction, and the first item that fails rolls all of them back and answer
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -57,20 +58,22 @@ def _charge(credential: Credential, arguments: Any) -> None:
 def remember_batch(*, user: User, credential: Credential, arguments: Any, idempotency_key: str | None = None) -> Body:
     _charge(credential, arguments)
 
-    def perform() -> Body:
-        return _perform(user, credential, contract.BATCH.parse(arguments))
+    def prepare() -> Callable[[], Body]:
+        return _prepare(user, credential, contract.BATCH.parse(arguments))
 
     if idempotency_key is None:
-        return perform()
+        return prepare()()
+    # The items are checked and embedded before the key's transaction opens (run_idempotently).
     return run_idempotently(
         credential=credential,
         key=idempotency_key,
         request_hash=request_fingerprint("remember_batch", arguments),
-        perform=perform,
+        prepare=prepare,
     )
 
 
-def _perform(user: User, credential: Credential, batch: dict[str, Any]) -> Body:
+def _prepare(user: User, credential: Credential, batch: dict[str, Any]) -> Callable[[], Body]:
+    """Each item checked and every valid one embedded (one call); the write that stores them."""
     items: list[Any] = batch["items"]  # at least one: the contract's BATCH refuses an empty list
     parsed: list[dict[str, Any] | DomainError] = []
     for item in items:
@@ -84,14 +87,17 @@ def _perform(user: User, credential: Credential, batch: dict[str, Any]) -> Body:
     except EmbeddingError as exc:
         raise EmbeddingFailed("The embedding model failed; nothing was stored. Retry the request.") from exc
 
-    if batch["atomic"]:
-        with transaction.atomic():
-            return {
-                "results": [
-                    _atomic_item(user, credential, index, fields, vectors) for index, fields in enumerate(parsed)
-                ]
-            }
-    return {"results": [_own_item(user, credential, fields, vectors) for fields in parsed]}
+    def write() -> Body:
+        if batch["atomic"]:
+            with transaction.atomic():
+                return {
+                    "results": [
+                        _atomic_item(user, credential, index, fields, vectors) for index, fields in enumerate(parsed)
+                    ]
+                }
+        return {"results": [_own_item(user, credential, fields, vectors) for fields in parsed]}
+
+    return write
 
 
 def _atomic_item(

@@ -40,7 +40,7 @@ from memories.models import Credential, Membership, Memory, token_scope
 from memories.platform.idempotency import request_fingerprint, run_idempotently
 from memories.platform.ratelimit import credential_limit, credential_remaining
 from memories.platform.replicas import note_write, read_alias, replica_read, replica_reads
-from memories.services import LinkSpec
+from memories.services import LinkSpec, content_vectors
 from memories.visibility import member_projects
 
 Body = dict[str, Any]
@@ -87,18 +87,22 @@ def remember_parsed(
 
 
 def remember(*, user: User, credential: Credential, arguments: Any, idempotency_key: str | None = None) -> Remembered:
-    def perform() -> Body:
-        return remember_parsed(user=user, credential=credential, fields=contract.REMEMBER.parse(arguments))
-
     if idempotency_key is None:
-        body = perform()
-    else:
-        body = run_idempotently(
-            credential=credential,
-            key=idempotency_key,
-            request_hash=request_fingerprint("remember", arguments),
-            perform=perform,
-        )
+        body = remember_parsed(user=user, credential=credential, fields=contract.REMEMBER.parse(arguments))
+        return Remembered(body=body, absorbed=bool(body["absorbed"]))
+
+    def prepare() -> Callable[[], Body]:
+        # Checked and embedded before the key's transaction opens (run_idempotently says why).
+        fields = contract.REMEMBER.parse(arguments)
+        vectors = content_vectors(fields["content"])
+        return lambda: remember_parsed(user=user, credential=credential, fields=fields, vectors=vectors)
+
+    body = run_idempotently(
+        credential=credential,
+        key=idempotency_key,
+        request_hash=request_fingerprint("remember", arguments),
+        prepare=prepare,
+    )
     return Remembered(body=body, absorbed=bool(body["absorbed"]))
 
 

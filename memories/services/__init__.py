@@ -19,7 +19,7 @@ from memories.services.feed_epoch import feed_epoch_advance, feed_epoch_check
 from memories.services.links import link_create
 from memories.services.moderation import memory_approve, memory_approve_edited, memory_reject
 from memories.services.purge import Purged, memory_purge
-from memories.services.remember import LinkSpec, RememberResult, memory_remember
+from memories.services.remember import LinkSpec, RememberResult, content_vectors, memory_remember
 from memories.services.retire import memory_forget, memory_restore
 from memories.services.sentences import memory_sentences_store
 from memories.services.supersede import Supersession, memory_supersede, memory_supersede_many
@@ -31,6 +31,7 @@ __all__ = [
     "Purged",
     "RememberResult",
     "Supersession",
+    "content_vectors",
     "credential_issue",
     "credential_relabel",
     "credential_revoke",

@@ -80,8 +80,9 @@ class RememberResult:
     redacted: list[dict[str, str]] = field(default_factory=list)
 
 
-def _embed(content: str) -> tuple[list[float], list[list[float]]]:
-    """The content's vector and its sentences' (none for one sentence)."""
+def content_vectors(content: str) -> tuple[list[float], list[list[float]]]:
+    """The content's vector and its sentences' (none for one sentence): ``memory_remember``'s
+    ``vectors``, for a caller that embeds before its transaction opens (an idempotent remember)."""
     try:
         return embed_one(content), embed_sentences([content])[0]
     except EmbeddingError as exc:
@@ -125,7 +126,7 @@ def memory_remember(
     if screened.found:
         content, metadata = screened.content, screened.metadata
         vectors = None  # a batch embedded the text as sent; the redacted one is what is stored
-    embedding, sentence_vectors = vectors if vectors is not None else _embed(content)
+    embedding, sentence_vectors = vectors if vectors is not None else content_vectors(content)
     # Under the project's review policy a provisional write shared with the project waits for a
     # maintainer: stored, shown to its owner and the maintainers, and counted nowhere until
     # approved (services.moderation). A private capture counts at once: no maintainer may read

@@ -51,6 +51,9 @@ def test_the_same_key_with_another_body_is_refused(alice):
 
 
 def test_a_replay_while_the_same_request_is_running_is_a_409(alice):
+    """Running, as the release before this one claimed a key: an IN_PROGRESS row younger than
+    ABANDONED_AFTER (a first attempt of this release holds its claim in its transaction:
+    tests/memories/test_idempotency_claim.py)."""
     from memories.platform.idempotency import request_fingerprint
 
     body = {"content": "Anything"}
@@ -66,6 +69,7 @@ def test_a_replay_while_the_same_request_is_running_is_a_409(alice):
 
 
 def test_an_abandoned_first_attempt_is_taken_over(alice):
+    """An IN_PROGRESS row of the release before this one, older than ABANDONED_AFTER."""
     from memories.platform.idempotency import request_fingerprint
 
     body = {"content": "Written after a crash"}
@@ -80,6 +84,10 @@ def test_an_abandoned_first_attempt_is_taken_over(alice):
 
     assert response.status_code == 201
     assert Memory.objects.count() == 1
+    record = IdempotencyRecord.objects.get(key="crashed")
+    assert (record.status, record.response_status) == (IdempotencyRecord.Status.COMPLETED, 201)
+    assert record.response_body == response.json()
+    assert post(alice, body, "crashed").json() == response.json()
 
 
 def test_keys_belong_to_one_credential(alice):
@@ -141,34 +149,32 @@ def test_a_bad_key_is_a_400(alice, key):
     assert not Memory.objects.exists()
 
 
-def test_a_key_freed_by_its_failing_first_attempt_during_a_retrys_claim_is_claimed_again(alice, monkeypatch):
-    """The race of a retry with a failing first attempt: the retry's insert hits the first
-    attempt's record, the first attempt fails and frees the key, and only then does the retry
-    read the record. The retry runs the write (it answered 500 before)."""
+def test_a_claim_the_previous_release_commits_meanwhile_wins(alice, monkeypatch):
+    """During a rolling upgrade a process of the release before this one claims a key with an
+    IN_PROGRESS row committed on its own. When it does so after this release looked for the key
+    and before it recorded its answer, its attempt runs: this one answers 409 and its write is
+    undone."""
+    import memories.agent.verbs
     from memories.platform.idempotency import request_fingerprint
 
-    body = {"content": "Stored by the retry"}
-    IdempotencyRecord.objects.create(
-        credential=alice.credential, key="freed", request_hash=request_fingerprint("remember", body)
-    )
-    manager = IdempotencyRecord.objects
-    read_record = manager.select_for_update
-    freed: list[tuple[int, dict[str, int]]] = []
+    body = {"content": "Claimed by the old release"}
+    embed = memories.agent.verbs.content_vectors
 
-    def first_attempt_fails_meanwhile(*args, **kwargs):
-        if not freed:
-            freed.append(IdempotencyRecord.objects.filter(key="freed").delete())
-        return read_record(*args, **kwargs)
+    def old_release_claims_meanwhile(content):
+        IdempotencyRecord.objects.create(
+            credential=alice.credential, key="upgrade", request_hash=request_fingerprint("remember", body)
+        )
+        return embed(content)
 
-    monkeypatch.setattr(manager, "select_for_update", first_attempt_fails_meanwhile)
+    monkeypatch.setattr(memories.agent.verbs, "content_vectors", old_release_claims_meanwhile)
 
-    response = post(alice, body, "freed")
+    response = post(alice, body, "upgrade")
 
-    assert freed
-    assert response.status_code == 201
-    assert Memory.objects.filter(content="Stored by the retry").count() == 1
-    record = IdempotencyRecord.objects.get(key="freed")
-    assert (record.status, record.response_status) == (IdempotencyRecord.Status.COMPLETED, 201)
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "idempotency_in_progress"
+    assert not Memory.objects.exists()
+    record = IdempotencyRecord.objects.get(key="upgrade")
+    assert (record.status, record.response_body) == (IdempotencyRecord.Status.IN_PROGRESS, None)
 
 
 def test_an_answer_that_echoes_a_nul_is_kept_for_replays(alice, acme):

@@ -17,7 +17,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +26,7 @@ import pytest
 
 from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, issue_token, manage
 from tests.platform.pgbouncer import Bouncer, pgbouncer, require_pgbouncer
-from tests.platform.server import request
+from tests.platform.server import Answer, request
 from tests.platform.test_deploy_roles import procfile
 from tests.webhooks.receiver import Receiver
 from zeromemory.embedded_db import EmbeddedServer
@@ -311,3 +311,67 @@ def test_behind_a_pooler_migrate_and_the_sender_need_a_direct_url(tmp_path: Path
     assert backup.returncode != 0
     assert "set DATABASE_DIRECT_URL to the database itself, not the pooler" in backup.stderr
     assert not (tmp_path / "refused.backup").exists()
+
+
+def test_a_retry_after_the_server_died_mid_write_runs_at_once_behind_the_pooler(pooled: Pooled) -> None:
+    # An Idempotency-Key's claim is an advisory lock of the write's transaction: with the
+    # pooler between them, the app server's death must still end that transaction (PgBouncer
+    # drops a server connection its client left mid-transaction), and the retry run at once.
+    from tests.memories.test_idempotency_claim import kill_mid_write_then_retry
+
+    direct_url = pooled.database.url(NAME)
+    with psycopg.connect(direct_url) as conn:
+        row = conn.execute("SELECT id FROM memories_memory WHERE content = 'pooled row 0'").fetchone()
+    assert row is not None
+    target_id = row[0]
+    # A token of its own (the module's other tests issued alice one named "tests" already).
+    issued = manage("issue_token", "alice", "--name", "idempotency", env=pooled.pooled_env)
+    assert issued.returncode == 0, issued.stderr[-3000:]
+    token = issued.stdout.strip().splitlines()[-1]
+    body = {"content": "pooled row 0, corrected after a crash", "links": [{"type": "supersedes", "dst": target_id}]}
+    webs: list[subprocess.Popen[bytes]] = []
+
+    def start() -> int:
+        port = free_port()
+        env = {**pooled.pooled_env, "ZEROMEMORY_PORT": str(port), "ZEROMEMORY_WORKERS": "1", "ZEROMEMORY_THREADS": "2"}
+        with open(pooled.folder / "web-idempotency.log", "ab") as out:
+            webs.append(
+                subprocess.Popen(procfile()["web"], cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True)
+            )
+        eventually(lambda: request(port, "GET", "/api/v1/memories/").status == 401, 180, "./zm web answers")
+        return port
+
+    def kill(web: subprocess.Popen[bytes]) -> None:
+        os.killpg(web.pid, signal.SIGKILL)  # gunicorn and its worker: no rollback, no goodbye
+        web.wait(timeout=30)
+
+    def send_to(port: int) -> Callable[[], Answer]:
+        return lambda: request(port, "POST", "/api/v1/memories/", token, body, **{"Idempotency-Key": "pooled-1"})
+
+    try:
+        first_port = start()
+        first, during, after = kill_mid_write_then_retry(
+            database_url=direct_url,
+            target_id=target_id,
+            send=send_to(first_port),
+            kill=lambda: kill(webs[0]),
+            restart=lambda: send_to(start()),
+        )
+    finally:
+        for web in webs:
+            if web.poll() is None:
+                os.killpg(web.pid, signal.SIGTERM)
+                web.wait(timeout=60)
+
+    assert first.status == 0
+    assert (during.status, during.body["error"]["code"]) == (409, "idempotency_in_progress")
+    assert [answer.status for answer in after] == [201], [answer.body for answer in after]
+    with psycopg.connect(direct_url) as conn:
+        stored = conn.execute(
+            "SELECT id FROM memories_memory WHERE content = 'pooled row 0, corrected after a crash'"
+        ).fetchall()
+        retired = conn.execute(
+            "SELECT state, superseded_by_id FROM memories_memory WHERE id = %s", [target_id]
+        ).fetchone()
+    assert stored == [(after[0].body["memory"]["id"],)]
+    assert retired == ("superseded", after[0].body["memory"]["id"])
