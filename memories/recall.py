@@ -111,10 +111,11 @@ def vector_ranking(
     scan reads the visible rows by the ways they are visible (memories.visibility.visible_parts),
     each from its index, never the whole table.
     """
-    parts = visible_parts(user, memories)
+    parts: list[QuerySet[Memory]] = []  # read (one query for the member projects) only if needed
     if count > settings.HNSW_EF_SEARCH:
         exact = True
     elif exact is None:
+        parts = visible_parts(user, memories)
         *visible, table = estimated_rows([*parts, Memory.objects.using(memories.db).all()])
         exact = not walk_is_cheaper(visible=sum(visible), table=table, count=count)
     found: list[tuple[str, float]] = []
@@ -126,7 +127,7 @@ def vector_ranking(
         with statement_settings(settings.HNSW_SEARCH):
             found = list(ranked.values_list("pk", "distance")[:count])
     if len(found) < count:
-        return exact_nearest(parts, embedding, count)
+        return exact_nearest(parts or visible_parts(user, memories), embedding, count)
     return [(pk, float(distance)) for pk, distance in found]
 
 

@@ -233,8 +233,11 @@ def test_the_vector_side_sends_its_hnsw_search_settings_with_its_statement(alice
         vector_ranking(Memory.objects.all(), [1.0] * 384, 10, user=alice.user, exact=False)
 
     assert outside in {(None, "off"), ("40", "off")}  # pgvector's default; jit still on the connection
-    assert len(sent) == 2  # the walk, then (an empty store: it came back short) the exact scan
-    assert not sent[1].startswith("SELECT set_config")
+    # The walk, then (an empty store: it came back short) the exact scan by the ways alice sees
+    # memories (visible_parts: her member projects read first).
+    assert len(sent) == 3
+    assert "memories_membership" in sent[1]
+    assert not sent[2].startswith("SELECT set_config")
     assert sent[0].startswith(
         "SELECT set_config('hnsw.ef_search', '400', true), set_config('hnsw.iterative_scan', 'strict_order', true); "
     )
