@@ -344,24 +344,15 @@ def _lexical_params(query: LexicalQuery) -> list[Any]:
 
 
 def lexical_scores(
-    memories: QuerySet[Memory],
-    query: LexicalQuery,
-    *,
-    ids: Sequence[str] | None = None,
-    limit: int | None = None,
-    parts: Sequence[QuerySet[Memory]] = (),
+    memories: QuerySet[Memory], query: LexicalQuery, *, ids: Sequence[str] | None = None, limit: int | None = None
 ) -> dict[str, float]:
     """The lexical side for rows of ``memories``: the best ``limit`` of those holding a telling
-    lexeme, or (with ``ids``) those rows, each scored; rows holding none score 0 and are left out.
-    ``parts``: ``memories`` as memories.visibility.visible_parts splits it, so that each part
-    finds its matching rows by its own index rather than every match in the table being checked
-    against the OR-ed rule (42 ms for a common word at a million memories, bench/scale.py)."""
+    lexeme, or (with ``ids``) those rows, each scored; rows holding none score 0 and are left out."""
     table = Memory._meta.db_table
-    scopes = [part.filter(search_vector=LexemeQuery(query.tsquery)) for part in parts or [memories]]
+    scope = memories.filter(search_vector=LexemeQuery(query.tsquery))
     if ids is not None:
-        scopes = [scope.filter(pk__in=list(ids)) for scope in scopes]
-    first, *rest = [scope.values("id") for scope in scopes]
-    scope_sql, scope_params = _sql(first.union(*rest, all=True) if rest else first)
+        scope = scope.filter(pk__in=list(ids))
+    scope_sql, scope_params = _sql(scope.values("id"))
     sql = (
         f"SELECT m.id, {_lexical_sum('m.search_vector', query)} / %s AS lexical FROM {table} m "
         f"WHERE m.id IN ({scope_sql}) ORDER BY lexical DESC, m.id"

@@ -13,8 +13,12 @@ filters.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -25,7 +29,7 @@ from pgvector.django import CosineDistance
 from memories.choices import EventAction, State
 from memories.embedding import EmbeddingError, embed_one, embed_sentences
 from memories.errors import EmbeddingFailed
-from memories.models import Memory, MemoryEvent, Project
+from memories.models import Memory, MemoryEvent, Project, token_scope
 from memories.ranking import (
     DISTINCT_TOP,
     DISTINCT_WEIGHT,
@@ -41,16 +45,45 @@ from memories.statement_settings import statement_settings
 from memories.visibility import visible_memories, visible_parts
 
 MIN_CANDIDATES = 30
-# What recall's vector side costs each way (milliseconds), fitted to the runs at a million
-# memories (bench/scale.py, 2026-12-06, p50 of 15 questions, docs/scaling.md). The exact scan
-# reads every visible row: 16.5 ms for 2,366, 31 for 10,017, 106 for 44,333. The HNSW walk
-# visits about count x table / visible entries before the filters have let count rows through
-# (never fewer than ef_search): 218 ms for a caller who sees 2,366 of a million (recall@10 0.93),
-# 28 ms for 10,017, 8.8 ms for 44,333.
-EXACT_MS = 11.0
-EXACT_MS_PER_ROW = 0.0021
+# What recall's vector side costs each way (milliseconds), fitted to a store of a million
+# memories written over time by 1,000 owners (bench/scale.py, 2026-12-06, p50 of 15 questions,
+# docs/scaling.md). The exact scan reads every visible row: 18.6 ms for 1,653, 23.4 for 6,238,
+# 31.7 for 10,166, 85 for 44,072 (most of its fixed part is planning the rule's subqueries). The
+# HNSW walk visits about count x table / visible entries before the filters have let count rows
+# through (never fewer than ef_search): 70 ms for a caller who sees 3,295 (recall@10 0.94), 35 ms
+# for 6,238, 25 ms for 10,166, 9.5 ms for 44,072; for 1,653 it came back short (and then scanned
+# exactly as well) 4 times in 15, 327 ms.
+EXACT_MS = 16.0
+EXACT_MS_PER_ROW = 0.0016
 WALK_MS = 2.0
-WALK_MS_PER_ENTRY = 0.012
+WALK_MS_PER_ENTRY = 0.0075
+
+
+_ESTIMATES_SECONDS = 60.0
+_ESTIMATES_SIZE = 1024
+_estimates_cache: OrderedDict[tuple[Any, ...], tuple[float, int, int]] = OrderedDict()
+_estimates_lock = threading.Lock()
+
+
+def _estimates(memories: QuerySet[Memory], user: User) -> tuple[int, int]:
+    """(rows ``user`` sees of ``memories``, rows of the table), by the planner (one EXPLAIN, about
+    3 ms to plan the rule's subqueries in every part), kept a minute per process and caller:
+    an agent recalls again and again, and the sizes move slowly. Only a plan's choice rests on
+    them, never an answer."""
+    sql, params = memories.query.sql_with_params()  # the filters, the caller's ids among them
+    key = (memories.db, user.pk, user.is_superuser, token_scope(user), sql, tuple(map(str, params)))
+    now = time.monotonic()
+    with _estimates_lock:
+        found = _estimates_cache.get(key)
+        if found is not None and now - found[0] < _ESTIMATES_SECONDS:
+            _estimates_cache.move_to_end(key)
+            return found[1], found[2]
+    *visible, table = estimated_rows([*visible_parts(user, memories), Memory.objects.using(memories.db).all()])
+    with _estimates_lock:
+        _estimates_cache[key] = (now, sum(visible), table)
+        while len(_estimates_cache) > _ESTIMATES_SIZE:
+            _estimates_cache.popitem(last=False)
+    return sum(visible), table
 
 
 def walk_is_cheaper(*, visible: int, table: int, count: int) -> bool:
@@ -115,9 +148,8 @@ def vector_ranking(
     if count > settings.HNSW_EF_SEARCH:
         exact = True
     elif exact is None:
-        parts = visible_parts(user, memories)
-        *visible, table = estimated_rows([*parts, Memory.objects.using(memories.db).all()])
-        exact = not walk_is_cheaper(visible=sum(visible), table=table, count=count)
+        visible, table = _estimates(memories, user)
+        exact = not walk_is_cheaper(visible=visible, table=table, count=count)
     found: list[tuple[str, float]] = []
     if not exact:
         ranked = memories.annotate(distance=CosineDistance("embedding", embedding)).order_by("distance")
@@ -234,11 +266,7 @@ def recall(
     weight = weight_for(lexical, question=True)
     distances = {pk: float(distance) for pk, distance in by_vector}
     distinct = _distinct(memories, embedding, query_vectors, by_vector) if use_text else {}
-    matches = (
-        lexical_scores(memories, lexical, limit=candidates, parts=visible_parts(user, memories))
-        if lexical is not None
-        else {}
-    )
+    matches = lexical_scores(memories, lexical, limit=candidates) if lexical is not None else {}
     if lexical is not None:
         unmatched = [pk for pk in distances if pk not in matches]
         matches |= lexical_scores(memories, lexical, ids=unmatched) if unmatched else {}

@@ -269,3 +269,24 @@ def test_words_common_in_the_store_are_left_to_the_vector_side(alice, monkeypatc
     assert response.json()["results"][0]["memory"]["content"] == "Ticket ZX-81 is about the billing service."
     assert len(response.json()["results"]) == 10
     ranking.forget_lexical_stats()
+
+
+def test_the_planners_estimates_for_the_vector_side_are_kept_a_minute_per_caller(alice, bob, acme):
+    """recall's vector side chooses between the HNSW walk and the exact scan from the planner's
+    estimates (memories.recall.walk_is_cheaper): one EXPLAIN, about 3 ms, which an agent that
+    recalls again and again pays once a minute, not on every recall; another caller pays its own."""
+    from django.test.utils import CaptureQueriesContext
+
+    from memories import recall as recall_module
+
+    recall_module._estimates_cache.clear()
+    make_memory(alice.user, "The billing service runs on Postgres 16.", project=acme)
+
+    def explains(persona: object, query: str) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            recall_module.recall(user=persona.user, query=query)  # type: ignore[attr-defined]
+        return sum(entry["sql"].startswith("EXPLAIN") for entry in ctx.captured_queries)
+
+    assert explains(alice, "Which database does billing use?") == 1
+    assert explains(alice, "What runs the billing service?") == 0
+    assert explains(bob, "What runs the billing service?") == 1
