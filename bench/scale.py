@@ -242,9 +242,13 @@ class ScaleServer:
         from zeromemory.embedded_db import EmbeddedServer
 
         self.server = EmbeddedServer(folder, port=free_port(), extra_options=SERVER_OPTIONS)
-        self.server.data_dir.mkdir(parents=True, exist_ok=True)
-        self.server._initdb()
-        self.server._start()
+        if self.server.is_running():  # left by a run that was interrupted: its port
+            lines = (self.server.pgdata / "postmaster.pid").read_text().splitlines()
+            self.server = EmbeddedServer(folder, port=int(lines[3]), extra_options=SERVER_OPTIONS)
+        else:
+            self.server.data_dir.mkdir(parents=True, exist_ok=True)
+            self.server._initdb()
+            self.server._start()
         self.server._ensure_database(NAME)
 
     @property
