@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from common import ROOT  # noqa: F401 - sets up sys.path and settings
+from common import ROOT, embed_texts  # noqa: F401 - sets up sys.path and settings
 
 CACHE_VERSION = "v1"
 HELD_OUT_SEED = 0
@@ -76,7 +76,6 @@ def _digest(turns: list[str]) -> str:
 def chat_vectors(turns: list[str], cache_dir: Path) -> ChatVectors:
     """Vectors of ``turns`` (a prefix of ``chat_turns``), from the cache or embedded and cached."""
     import numpy as np
-    from tqdm import tqdm
 
     from memories.embedding import get_embedder
     from memories.text import sentences
@@ -100,19 +99,8 @@ def chat_vectors(turns: list[str], cache_dir: Path) -> ChatVectors:
     split = [sentences(turn) for turn in turns]
     distinct = list(dict.fromkeys(sentence for found in split for sentence in found))
 
-    def embed_all(texts: list[str], label: str) -> Any:
-        vectors = np.zeros((len(texts), embedder.dimensions), dtype=np.float32)
-        # Batches of similar length waste no work on padding.
-        order = sorted(range(len(texts)), key=lambda n: len(texts[n]))
-        with tqdm(total=len(texts), unit="text", desc=label) as progress:
-            for start in range(0, len(texts), 128):
-                picked = order[start : start + 128]
-                vectors[picked] = embedder.embed([texts[n] for n in picked])
-                progress.update(len(picked))
-        return vectors
-
-    whole = embed_all(turns, f"embedding {count:,} chat turns")
-    by_sentence = embed_all(distinct, f"embedding their {len(distinct):,} distinct sentences")
+    whole = embed_texts(turns, f"embedding {count:,} chat turns")
+    by_sentence = embed_texts(distinct, f"embedding their {len(distinct):,} distinct sentences")
     index = {sentence: n for n, sentence in enumerate(distinct)}
     rows = [index[sentence] for found in split for sentence in found]
     offsets = np.zeros(count + 1, dtype=np.int64)

@@ -61,6 +61,25 @@ def clustered_vectors(count: int, seed: int, clusters: int = 300, noise: float =
         yield from picks.tolist()
 
 
+def embed_texts(texts: list[str], label: str) -> Any:
+    """The server's own embedder over ``texts``, as a (len, dimensions) float32 array, with a
+    progress bar. Batches of similar length waste no work on padding."""
+    import numpy as np
+    from tqdm import tqdm
+
+    from memories.embedding import get_embedder
+
+    embedder = get_embedder()
+    vectors = np.zeros((len(texts), embedder.dimensions), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda n: len(texts[n]))
+    with tqdm(total=len(texts), unit="text", desc=label) as progress:
+        for start in range(0, len(texts), 128):
+            picked = order[start : start + 128]
+            vectors[picked] = embedder.embed([texts[n] for n in picked])
+            progress.update(len(picked))
+    return vectors
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))

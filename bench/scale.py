@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, Timer, percentile
+from common import ROOT, Timer, embed_texts, percentile
 
 sys.path.insert(0, str(ROOT))
 
@@ -136,23 +136,6 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-def embed_all(texts: list[str], what: str) -> Any:
-    import numpy as np
-    from tqdm import tqdm
-
-    from memories.embedding import get_embedder
-
-    embedder = get_embedder()
-    vectors = np.zeros((len(texts), embedder.dimensions), dtype=np.float32)
-    order = sorted(range(len(texts)), key=lambda n: len(texts[n]))
-    with tqdm(total=len(texts), unit="text", desc=what) as progress:
-        for start in range(0, len(texts), 128):
-            picked = order[start : start + 128]
-            vectors[picked] = embedder.embed([texts[n] for n in picked])
-            progress.update(len(picked))
-    return vectors
-
-
 @dataclass
 class Corpus:
     texts: list[str]
@@ -183,7 +166,7 @@ def base_corpus(cache: Path, real_path: Path | None, size: int) -> Corpus:
         if path.exists():
             extra = np.load(path)
         else:
-            extra = embed_all(found, "embedding the real corpus")
+            extra = embed_texts(found, "embedding the real corpus")
             np.save(path, extra)
         texts += found
         kinds += ["observation"] * len(found)
@@ -198,7 +181,7 @@ def calibrate(corpus: Corpus, rng: Any) -> None:
 
     picks = rng.choice(len(corpus.texts), min(CALIBRATION_PAIRS, len(corpus.texts)), replace=False)
     variants = [vary(corpus.texts[n], 1 + int(rng.integers(0, 40))) for n in picks]
-    real = embed_all(variants, "calibrating the variants")
+    real = embed_texts(variants, "calibrating the variants")
     cosines = np.sum(real * corpus.vectors[picks], axis=1)
     target = float(cosines.mean())
     dims = corpus.vectors.shape[1]
@@ -235,21 +218,20 @@ def owner_sizes(size: int, rng: Any) -> list[int]:
 
 
 class ScaleServer:
-    """The standalone primary for the store, kept between runs in its folder."""
+    """The standalone primary for the store (topology.py's, sized for it), kept between runs in
+    its folder; one left running by an interrupted run is used as it is."""
 
     def __init__(self, folder: Path) -> None:
-        from tests.platform.helpers import free_port
+        from topology import Primary
+
         from zeromemory.embedded_db import EmbeddedServer
 
-        self.server = EmbeddedServer(folder, port=free_port(), extra_options=SERVER_OPTIONS)
-        if self.server.is_running():  # left by a run that was interrupted: its port
-            lines = (self.server.pgdata / "postmaster.pid").read_text().splitlines()
+        server = EmbeddedServer(folder)
+        if server.is_running():
+            lines = (server.pgdata / "postmaster.pid").read_text().splitlines()
             self.server = EmbeddedServer(folder, port=int(lines[3]), extra_options=SERVER_OPTIONS)
         else:
-            self.server.data_dir.mkdir(parents=True, exist_ok=True)
-            self.server._initdb()
-            self.server._start()
-        self.server._ensure_database(NAME)
+            self.server = Primary(folder, database=NAME, extra_options=SERVER_OPTIONS).server
 
     @property
     def url(self) -> str:

@@ -23,7 +23,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from common import ROOT  # noqa: F401 - sets up sys.path and settings
+from common import ROOT, embed_texts  # noqa: F401 - sets up sys.path and settings
 from corpus import notes
 
 SEED_VERSION = "v1"
@@ -36,7 +36,6 @@ BENCH_PROJECTS = 3
 def vectors_for(count: int, cache_dir: Path) -> Any:
     """Embeddings of the first ``count`` corpus notes (cached: embedding 100k takes minutes)."""
     import numpy as np
-    from tqdm import tqdm
 
     from memories.embedding import get_embedder
 
@@ -47,16 +46,7 @@ def vectors_for(count: int, cache_dir: Path) -> Any:
         size = int(existing.stem.rsplit("-", 1)[1])
         if size >= count:
             return np.load(existing, mmap_mode="r")[:count]
-    texts = [content for _, content in notes(CORPUS_SEED, count)]
-    vectors = np.zeros((count, embedder.dimensions), dtype=np.float32)
-    # Batches of similar length waste no work on padding.
-    order = sorted(range(count), key=lambda n: len(texts[n]))
-    batch = 128
-    with tqdm(total=count, unit="note", desc="embedding the corpus") as progress:
-        for start in range(0, count, batch):
-            picked = order[start : start + batch]
-            vectors[picked] = embedder.embed([texts[n] for n in picked])
-            progress.update(len(picked))
+    vectors = embed_texts([content for _, content in notes(CORPUS_SEED, count)], "embedding the corpus")
     path = cache_dir / f"vectors-{SEED_VERSION}-{slug}-{count}.npy"
     np.save(path.with_suffix(".tmp.npy"), vectors)
     path.with_suffix(".tmp.npy").replace(path)

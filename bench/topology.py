@@ -125,16 +125,17 @@ class Primary:
     (EmbeddedServer's initdb and pg_ctl start with the project's settings; acquire(), the
     embedded manager's registration and watchdog, is never called.)"""
 
-    def __init__(self, folder: Path) -> None:
-        self.server = EmbeddedServer(folder, port=free_port())
+    def __init__(self, folder: Path, *, database: str = NAME, extra_options: str = "") -> None:
+        self.database = database
+        self.server = EmbeddedServer(folder, port=free_port(), extra_options=extra_options)
         self.server.data_dir.mkdir(parents=True, exist_ok=True)
         self.server._initdb()
         self.server._start()
-        self.server._ensure_database(NAME)
+        self.server._ensure_database(database)
 
     @property
     def url(self) -> str:
-        return self.server.url(NAME)
+        return self.server.url(self.database)
 
     def restart(self) -> None:
         """``pg_ctl restart -m fast``: every connection is cut, the server back with its options.

@@ -23,26 +23,7 @@ def test_the_scale_bench_builds_and_measures_a_store(tmp_path: Path) -> None:
     if (ROOT / ".data" / "onnx").is_dir():  # the exported model: no export on first load
         shutil.copytree(ROOT / ".data" / "onnx", data / "onnx")
     report = tmp_path / "scale.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "suite.py"),
-            "--scale",
-            str(SIZE),
-            "--requests",
-            "4",
-            "--queries",
-            "5",
-            "--output",
-            str(report),
-        ],
-        cwd=ROOT,
-        env=child_env(ZEROMEMORY_DATA_DIR=str(data)),
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    done = _scale(data, "--requests", "4", "--queries", "5", "--output", str(report))
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-4000:]}"
     figures = json.loads(report.read_text())
     store = figures["store"]
@@ -65,8 +46,15 @@ def test_the_scale_bench_builds_and_measures_a_store(tmp_path: Path) -> None:
             assert figures["http"][label][operation]["p50"] > 0, figures["http"]
     assert set(figures["similar_existing"]) == {"~100", "~300", "~1000", "~3000", "~10000", "large"}
     # A second run reuses the store: it says so and builds nothing.
-    again = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "suite.py"), "--scale", str(SIZE), "--requests", "2", "--queries", "2"],
+    again = _scale(data, "--requests", "2", "--queries", "2")
+    assert again.returncode == 0, again.stderr[-4000:]
+    assert "reusing the store built" in again.stdout
+    assert "loading" not in again.stdout + again.stderr
+
+
+def _scale(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "suite.py"), "--scale", str(SIZE), *args],
         cwd=ROOT,
         env=child_env(ZEROMEMORY_DATA_DIR=str(data)),
         capture_output=True,
@@ -74,6 +62,3 @@ def test_the_scale_bench_builds_and_measures_a_store(tmp_path: Path) -> None:
         timeout=900,
         check=False,
     )
-    assert again.returncode == 0, again.stderr[-4000:]
-    assert "reusing the store built" in again.stdout
-    assert "loading" not in again.stdout + again.stderr
