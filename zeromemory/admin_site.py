@@ -91,6 +91,7 @@ class ZeromemoryAdminSite(admin.AdminSite):
     site_header = "zeromemory"
     site_title = "zeromemory admin"
     index_title = "Memories, conflicts and teams"
+    site_url = "/"  # "View site": the landing page (zeromemory/views.py)
     login_form = ThrottledLoginForm
 
     def each_context(self, request: HttpRequest) -> dict[str, Any]:

@@ -5,8 +5,10 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from memories.mcp.views import mcp_endpoint
+from zeromemory.views import home
 
 urlpatterns = [
+    path("", home, name="home"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("memories.api.urls")),
     path("api/v1/", include("review.api.urls")),

@@ -663,3 +663,29 @@ def test_a_team_admin_settles_a_disputed_slot_with_one_decision(walk, story):
     walk.click(walk.browser.find_element(By.ID, "zm-restore"), confirm=True)
     assert walk.message() == f"Memory {lisbon.pk} restored."
     assert Memory.objects.get(pk=lisbon.pk).state == "live"
+
+
+def test_view_site_leads_from_the_console_to_the_landing_page_and_back(walk):
+    """Issue 34: "View site" in the admin's header went to /, which answered 404. It leads to a
+    landing page saying what this server is, with the API docs, MCP setup, the console and the
+    probes, each a link that works."""
+    User.objects.create_superuser("root", password=PASSWORD)
+    walk.login("root")
+    browser = walk.browser
+    view_site = browser.find_element(By.CSS_SELECTOR, "#user-tools a[href='/']")
+    assert view_site.text.casefold() == "view site"  # the admin's style writes it in capitals
+    walk.click(view_site)
+    assert browser.current_url == f"{walk.base_url}/"
+    assert browser.title == "zeromemory"
+    assert browser.find_element(By.TAG_NAME, "h1").text == "zeromemory"
+    assert f"{walk.base_url}/mcp/" in browser.find_element(By.ID, "mcp").text
+    walk.shot("landing-page")
+    walk.follow("API reference")
+    assert browser.current_url == f"{walk.base_url}/api/docs/"
+    browser.back()
+    walk.follow("/healthz")
+    assert browser.current_url == f"{walk.base_url}/healthz"
+    browser.back()
+    walk.follow("admin console")
+    assert browser.current_url == f"{walk.base_url}/admin/"
+    assert browser.find_element(By.ID, "user-tools")
