@@ -689,3 +689,20 @@ def test_view_site_leads_from_the_console_to_the_landing_page_and_back(walk):
     walk.follow("admin console")
     assert browser.current_url == f"{walk.base_url}/admin/"
     assert browser.find_element(By.ID, "user-tools")
+
+
+def test_a_team_admin_acts_from_the_index(walk, story):
+    """Issue 34: the index says what waits for the team admin (his project's pending conflicts)
+    and each count is a link to that list; the queue's throughput page is one click away."""
+    walk.login("lead")
+    browser = walk.browser
+    pending = Conflict.objects.filter(status="pending", older__project__slug="acme").count()
+    row = browser.find_element(By.ID, "zm-attention-conflicts")
+    assert row.text == f"{pending} pending conflict{'' if pending == 1 else 's'}"
+    walk.shot("admin-index")
+    walk.click(row.find_element(By.TAG_NAME, "a"))
+    assert "/admin/review/conflict/" in browser.current_url
+    assert "Globex" not in browser.page_source
+    walk.home()
+    walk.follow("Queue throughput")
+    assert browser.current_url == f"{walk.base_url}/admin/review/conflict/throughput/"
