@@ -1,6 +1,6 @@
 """A million memories on one primary: ``./zm bench --scale 1000000`` (docs/scaling.md).
 
-    ./zm bench --scale 1000000                      # build once (about an hour on 2 cores), measure
+    ./zm bench --scale 1000000                      # build once (16 minutes on 2 cores), measure
     ./zm bench --scale 1000000 --real-corpus FILE   # mix in a real text corpus (see below)
     ./zm bench --scale 20000 --requests 20          # a quick look at the whole run
 
