@@ -24,7 +24,7 @@ from guardian.admin import GuardedModelAdminMixin
 from memories import selectors, services, webhooks
 from memories.choices import DeliveryState, FeedEventType, Role, SecretPolicy, State
 from memories.errors import DomainError
-from memories.ids import is_memory_id
+from memories.ids import is_memory_id, memory_id_prefix
 from memories.models import (
     MEMORY_FIELDS,
     AccountEvent,
@@ -117,6 +117,19 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     change_form_template = "admin/memories/memory/change_form.html"  # type: ignore[misc]
     fields = PAGE_FIELDS
     readonly_fields = PAGE_FIELDS
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Memory], search_term: str
+    ) -> tuple[QuerySet[Memory], bool]:
+        """A memory id, whole or its start (as the admin and the API print them), finds that
+        memory; anything else searches the content."""
+        prefix = memory_id_prefix(search_term)
+        if prefix is not None:
+            return queryset.filter(pk__startswith=prefix), False
+        return super().get_search_results(request, queryset, search_term)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        return super().changelist_view(request, {"title": "Memories", **(extra_context or {})})
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Memory]:
         user = request.user
@@ -335,6 +348,9 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
             "may_retire": permits(user, Action.RETIRE, memory),
             "is_live": memory.state == State.LIVE,
             "is_pending": memory.state == State.PENDING,
+            # What the page is, not Django's "Change memory" (most viewers may not change it).
+            "title": f"Memory {memory.pk}",
+            "subtitle": preview(memory.content, 80),
         }
         return super().change_view(request, object_id, form_url, extra_context=context)
 

@@ -24,3 +24,16 @@ def new_link_id() -> str:
 
 def is_memory_id(value: object) -> bool:
     return isinstance(value, str) and MEMORY_ID_RE.match(value) is not None
+
+
+_MEMORY_ID_PREFIX_RE = re.compile(rf"^{MEMORY_PREFIX}[0-9A-HJKMNP-TV-Z]{{1,26}}$")
+
+
+def memory_id_prefix(text: str) -> str | None:
+    """``text`` as the start of a memory id, as a person pastes or types one into a search box
+    (``mem_01M9``, any case, spaces around): the prefix to look for, or None if it is not one."""
+    candidate = text.strip()
+    if not candidate.lower().startswith(MEMORY_PREFIX):
+        return None
+    candidate = MEMORY_PREFIX + candidate[len(MEMORY_PREFIX) :].upper()
+    return candidate if _MEMORY_ID_PREFIX_RE.match(candidate) else None

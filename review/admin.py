@@ -11,7 +11,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.models import User
-from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, QuerySet
+from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, Q, QuerySet
 from django.db.models.functions import TruncDate
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from memories.errors import DomainError
 from memories.humanize import age
+from memories.ids import memory_id_prefix
 from memories.models import Memory
 from memories.text import preview
 from memories.visibility import visible_memories
@@ -159,6 +160,18 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return GroupedChangeList
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Conflict], search_term: str
+    ) -> tuple[QuerySet[Conflict], bool]:
+        """A memory id, whole or its start, finds the conflicts that memory is in, either side."""
+        prefix = memory_id_prefix(search_term)
+        if prefix is not None:
+            return queryset.filter(Q(older__id__startswith=prefix) | Q(newer__id__startswith=prefix)), False
+        return super().get_search_results(request, queryset, search_term)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        return super().changelist_view(request, {"title": "Conflict queue", **(extra_context or {})})
 
     def get_list_display(self, request: HttpRequest) -> Any:
         if _pending_view(request):
