@@ -18,6 +18,7 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from guardian.admin import GuardedModelAdminMixin
 
@@ -95,6 +96,27 @@ class SessionFilter(admin.SimpleListFilter):
 PAGE_FIELDS = tuple({"superseded_by": "successor_id", "closed_by": "closer_id"}.get(f, f) for f in MEMORY_FIELDS)
 
 
+class ValidTimeFilter(admin.SimpleListFilter):
+    """Valid time (valid_from, valid_until), apart from the lifecycle: a live memory whose
+    validity has ended is expired, and recall leaves it out unless asked."""
+
+    title = "valid time"
+    parameter_name = "valid"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("now", "Valid now"), ("expired", "Expired"), ("future", "Not valid yet")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Memory]) -> QuerySet[Memory]:
+        now = timezone.now()
+        if self.value() == "expired":
+            return queryset.filter(valid_until__lte=now)
+        if self.value() == "future":
+            return queryset.filter(valid_from__gt=now)
+        if self.value() == "now":
+            return queryset.filter(selectors.valid_condition())
+        return queryset
+
+
 @admin.register(Memory)
 class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     list_display = ["short_content", "kind", "state_badge", "project", "owner", "provenance", "created_at"]
@@ -102,6 +124,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     # table: a project's name is not for non-members (SPEC §2), nor are other teams' people.
     list_filter = [
         LifecycleFilter,
+        ValidTimeFilter,
         "kind",
         ("project", admin.RelatedOnlyFieldListFilter),
         "provenance",
@@ -229,15 +252,29 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
 
     @admin.display(description="state", ordering="state")
     def state_badge(self, memory: Memory) -> str:
-        return format_html('<span class="zm-state zm-state-{}">{}</span>', memory.state, memory.state)
+        badge = format_html('<span class="zm-state zm-state-{}">{}</span>', memory.state, memory.state)
+        if memory.valid_until is not None and memory.valid_until <= timezone.now():
+            # Still live in the lifecycle, but its valid time has ended (recall leaves it out).
+            badge += format_html(' <span class="zm-state zm-state-{}">{}</span>', "expired", "expired")
+        return badge
 
     @admin.display(description="superseded by")
-    def successor_id(self, memory: Memory) -> str | None:
-        return memory.superseded_by_id
+    def successor_id(self, memory: Memory) -> str:
+        return self._memory_link(memory, memory.superseded_by_id)
 
     @admin.display(description="closed by")
-    def closer_id(self, memory: Memory) -> str | None:
-        return memory.closed_by_id
+    def closer_id(self, memory: Memory) -> str:
+        return self._memory_link(memory, memory.closed_by_id)
+
+    def _memory_link(self, memory: Memory, memory_id: str | None) -> str:
+        """A memory named by id is a link to its page when the viewer may see it (get_object
+        found which), else the bare id; none is the admin's empty value, as everywhere else."""
+        if memory_id is None:
+            return self.get_empty_value_display()
+        if memory_id not in getattr(memory, "zm_linkable", set()):
+            return memory_id
+        url = reverse("admin:memories_memory_change", args=[quote(memory_id)])
+        return format_html('<a href="{}">{}</a>', url, memory_id)
 
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
@@ -268,7 +305,17 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
 
     def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Memory | None:
         # Django's own views (history) pass the unquoted id here; keep a malformed one from the query.
-        return super().get_object(request, object_id, from_field) if is_memory_id(object_id) else None
+        memory = super().get_object(request, object_id, from_field) if is_memory_id(object_id) else None
+        if memory is not None:
+            # The successor and the closing memory it names that the viewer may see: those ids
+            # are links on its page; a hidden one stays a bare id (as the API's memory shows it).
+            named = [pk for pk in (memory.superseded_by_id, memory.closed_by_id) if pk]
+            memory.zm_linkable = (  # type: ignore[attr-defined]
+                set(visible_memories(request.user).filter(pk__in=named).values_list("pk", flat=True))
+                if named
+                else set()
+            )
+        return memory
 
     def _lifecycle(self, request: HttpRequest, object_id: str, action: str) -> HttpResponse:
         user = request.user

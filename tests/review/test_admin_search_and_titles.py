@@ -69,3 +69,50 @@ def test_page_titles_say_what_the_page_is(alice, acme):
     assert f"<h1>Memory {memory.pk}</h1>" in page
     assert "Change memory" not in page
     assert re.search(r"<title>Conflict queue \|", queue)
+
+
+def test_an_expired_memory_is_marked_and_filtered_and_ids_are_links(alice, acme):
+    """A memory whose valid time has ended showed as plainly live; "Superseded by" was a bare id
+    and "Closed by" printed None where other empty values print "-"."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memories.models import Memory
+
+    User.objects.create_superuser("root", password="pw")
+    expired = make_memory(alice.user, "The spring promo code is SPRING24.", project=acme)
+    Memory.objects.filter(pk=expired.pk).update(
+        valid_from=timezone.now() - timedelta(days=30), valid_until=timezone.now() - timedelta(days=1)
+    )
+    current = make_memory(alice.user, "The summer promo code is SUMMER24.", project=acme)
+    client = _client("root")
+
+    everything = client.get("/admin/memories/memory/").content.decode()
+    only_expired = client.get("/admin/memories/memory/?valid=expired").content.decode()
+    valid_now = client.get("/admin/memories/memory/?valid=now").content.decode()
+
+    row = re.search(r"SPRING24.*?</tr>", everything, re.S)
+    assert row is not None
+    assert "zm-state-expired" in row.group(0)
+    assert "zm-state-expired" not in re.search(r"SUMMER24.*?</tr>", everything, re.S).group(0)  # type: ignore[union-attr]
+    assert "SPRING24" in only_expired
+    assert "SUMMER24" not in only_expired
+    assert "SUMMER24" in valid_now
+    assert "SPRING24" not in valid_now
+
+    from memories.services import LinkSpec, memory_remember
+
+    newer = memory_remember(
+        user=alice.user,
+        credential=None,
+        content="The spring promo code is SPRING25.",
+        kind="fact",
+        project_slug="acme",
+        links=[LinkSpec(type="supersedes", dst=current.pk)],
+    ).memory
+    page = client.get(f"/admin/memories/memory/{quote(current.pk)}/change/").content.decode()
+    assert f'href="/admin/memories/memory/{quote(newer.pk)}/change/">{newer.pk}</a>' in page
+    closed_by = re.search(r"closed by:?</label>\s*<div class=\"readonly\">(.*?)</div>", page, re.I | re.S)
+    assert closed_by is not None
+    assert closed_by.group(1).strip() == "-"
