@@ -495,7 +495,7 @@ class Owner:
     token: str = ""
 
 
-def pick_owners(sizes: list[int]) -> dict[str, Owner]:
+def pick_owners() -> dict[str, Owner]:
     """The large owner, the median one, and owners near each size similar_existing is timed at."""
     from django.contrib.auth.models import User
     from django.db.models import Count
@@ -724,7 +724,7 @@ def run(args: argparse.Namespace, server: ScaleServer, data_dir: Path, built_fil
 
     from memories.embedding import get_embedder
 
-    owners = pick_owners(built["sizes"])
+    owners = pick_owners()
     credentials([owners["small"], owners["large"]])
     questions = random.Random(args.size)
     embedder = get_embedder()

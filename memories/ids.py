@@ -8,7 +8,8 @@ from ulid import ULID
 
 MEMORY_PREFIX = "mem_"
 LINK_PREFIX = "lnk_"
-_ULID = r"[0-9A-HJKMNP-TV-Z]{26}"
+_ULID_CHAR = "[0-9A-HJKMNP-TV-Z]"  # Crockford base32, as ULIDs are written
+_ULID = rf"{_ULID_CHAR}{{26}}"
 MEMORY_ID_RE = re.compile(rf"^{MEMORY_PREFIX}{_ULID}$")
 LINK_ID_RE = re.compile(rf"^{LINK_PREFIX}{_ULID}$")
 ID_LENGTH = 30
@@ -26,7 +27,7 @@ def is_memory_id(value: object) -> bool:
     return isinstance(value, str) and MEMORY_ID_RE.match(value) is not None
 
 
-_MEMORY_ID_PREFIX_RE = re.compile(rf"^{MEMORY_PREFIX}[0-9A-HJKMNP-TV-Z]{{1,26}}$")
+_MEMORY_ID_PREFIX_RE = re.compile(rf"^{MEMORY_PREFIX}{_ULID_CHAR}{{1,26}}$")
 
 
 def memory_id_prefix(text: str) -> str | None:
