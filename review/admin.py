@@ -28,7 +28,7 @@ from memories.models import Memory
 from memories.text import preview
 from memories.visibility import visible_memories
 from review import services
-from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, GroupAction, JudgmentOutcome
+from review.models import MODERATOR_ACTIONS, Conflict, ConflictStatus, GroupAction, JudgmentOutcome, Relation
 from review.selectors import (
     ConflictGroup,
     conflict_group_of,
@@ -37,6 +37,16 @@ from review.selectors import (
     group_memories,
     judgments_for,
 )
+
+# What the judge's relation says of the newer memory, as the verb of "the newer memory … the older
+# one" on the conflict's page (the relation's value is a label, not always a verb: "duplicate").
+RELATION_SENTENCE: dict[str, str] = {
+    Relation.DUPLICATE: "repeats",
+    Relation.SUPERSEDES: "supersedes",
+    Relation.COMPLEMENTARY: "adds to",
+    Relation.CONTRADICTS: "contradicts",
+    Relation.UNRELATED: "is unrelated to",
+}
 
 
 class StatusFilter(admin.SimpleListFilter):
@@ -151,6 +161,8 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         AgeFilter,
     ]
     list_select_related = ["older", "newer", "older__project"]
+    # A row leads to its conflict by what it is about, the two memories' previews, not only its id.
+    list_display_links = ["id", "older_preview", "newer_preview"]
     search_fields = ["older__content", "newer__content"]
     ordering = ["-opened_at"]
     actions = ["dismiss_selected"]
@@ -218,15 +230,25 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         values: list[Memory] = getattr(conflict, "zm_values", [])
         if group is None:
             return "-"
-        link = reverse("admin:review_conflict_group", args=[conflict.pk])
-        count = f"{len(values)} value{'s' if len(values) != 1 else ''}"
-        if len(group.conflicts) > 1:
-            count += f" · {len(group.conflicts)} conflicts"
-        items = format_html_join("", "<li>{}</li>", ((preview(value.content, 70),) for value in values[:4]))
-        more = format_html("<li>… and {} more</li>", len(values) - 4) if len(values) > 4 else ""
-        return format_html(
-            '<a href="{}" class="zm-group-link">{}</a><ol class="zm-values">{}{}</ol>', link, count, items, more
+        # Each value's preview leads where the row is decided: a lone pair's own page, or the
+        # page deciding a group of several conflicts at once (whose count heads the cell).
+        several = len(group.conflicts) > 1
+        link = reverse("admin:review_conflict_group" if several else "admin:review_conflict_change", args=[conflict.pk])
+        items = format_html_join(
+            "", '<li><a href="{}">{}</a></li>', ((link, preview(value.content, 70)) for value in values[:4])
         )
+        more = format_html("<li>… and {} more</li>", len(values) - 4) if len(values) > 4 else ""
+        head = (
+            format_html(
+                '<a href="{}" class="zm-group-link">{} values · {} conflicts</a>',
+                link,
+                len(values),
+                len(group.conflicts),
+            )
+            if several
+            else ""
+        )
+        return format_html('{}<ol class="zm-values">{}{}</ol>', head, items, more)
 
     @admin.display(description="confidence", ordering="confidence")
     def confidence_display(self, conflict: Conflict) -> str:
@@ -358,8 +380,13 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
             if conflict.status == ConflictStatus.PENDING and isinstance(request.user, User)
             else None
         )
+        opened = timezone.localtime(conflict.opened_at)
         context = {
             **(extra_context or {}),
+            # What the page is, not Django's "Change conflict" over the pair's two ids.
+            "title": f"Conflict {conflict.pk}",
+            "subtitle": f"{conflict.get_status_display()} · opened {opened:%Y-%m-%d %H:%M}",
+            "relation_sentence": RELATION_SENTENCE.get(conflict.relation, conflict.relation),
             "conflict": conflict,
             "group": group,
             "stale_version": stale_version,

@@ -7,7 +7,7 @@ from django.apps import AppConfig
 
 class ReviewConfig(AppConfig):
     name = "review"
-    verbose_name = "review"
+    verbose_name = "Review"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -7,6 +7,7 @@ import json
 from io import StringIO
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -259,6 +260,7 @@ def test_only_a_superuser_purges_in_the_admin(alice, dave, pair):
     confirm = root.post("/admin/memories/memory/", {"action": "purge_selected", "_selected_action": [new.pk]})
     assert confirm.status_code == 200
     assert "Purging erases the content" in confirm.content.decode()
+    assert f'href="/admin/memories/memory/{quote(new.pk)}/change/"' in confirm.content.decode()  # the id, a link
     assert Memory.objects.get(pk=new.pk).purged_at is None  # asked, not done
     no_reason = root.post(
         "/admin/memories/memory/",

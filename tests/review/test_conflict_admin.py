@@ -167,3 +167,49 @@ def test_dismissing_a_selected_row_of_the_pending_queue_dismisses_its_whole_grou
     assert "Dismissed 2 conflict(s)." in done.content.decode()
     assert dict(Conflict.objects.values_list("pk", "status")) == {first.pk: "dismissed", second.pk: "dismissed"}
     assert store_snapshot() == before  # no memory changed
+
+
+@pytest.mark.parametrize(
+    ("relation", "sentence"),
+    [
+        ("duplicate", "repeats"),
+        ("supersedes", "supersedes"),
+        ("complementary", "adds to"),
+        ("contradicts", "contradicts"),
+        ("unrelated", "is unrelated to"),
+    ],
+)
+def test_the_conflict_page_says_in_a_sentence_what_the_judge_thinks(root, conflict, relation, sentence):
+    """Issue 34: the page wrote the relation's label into the sentence ("the newer memory duplicate
+    the older one")."""
+    Conflict.objects.filter(pk=conflict.pk).update(relation=relation)
+    page = root.get(f"{QUEUE}{conflict.pk}/change/")
+    verdict = re.search(r'<div class="zm-verdict" id="zm-verdict">(.*?)</div>', page.content.decode(), re.DOTALL)
+    assert verdict is not None
+    text = " ".join(re.sub(r"<[^>]+>", "", verdict.group(1)).split())
+    assert text == f"The judge thinks the newer memory {sentence} the older one (0.70 confidence): time changed"
+    assert f"<h1>Conflict {conflict.pk}</h1>" in page.content.decode()  # not "Change conflict"
+
+
+def test_every_row_of_the_queue_links_its_conflict_by_its_memories_previews(root, conflict, priya):
+    """The pending queue (one row per group) and the other statuses (one row per conflict) both
+    link a row's previews: a lone pair's to its page, a group's to the group's page."""
+    first = Conflict.objects.get(older=priya["values"][0])
+    pending = root.get(QUEUE).content.decode()
+    pair_page = f"{QUEUE}{conflict.pk}/change/"
+    for content in (conflict.older.content, conflict.newer.content):
+        assert f'<a href="{pair_page}">{content}</a>' in pending
+    for memory in priya["values"]:
+        assert f'<a href="{QUEUE}{first.pk}/group/">{memory.content}</a>' in pending
+    everything = root.get(f"{QUEUE}?status=all").content.decode()
+    link = f'<a href="{pair_page}?_changelist_filters=status%3Dall">'
+    for content in (conflict.older.content, conflict.newer.content):
+        assert f"{link}{content}</a>" in everything
+
+
+def test_the_group_page_links_each_memory_id_it_shows(root, priya):
+    first, second = priya["conflicts"]
+    links = hrefs(root.get(f"{QUEUE}{first.pk}/group/"))
+    for member in (first, second):
+        for memory_id in (member.older_id, member.newer_id):
+            assert f"/admin/memories/memory/{quote(memory_id)}/change/" in links
