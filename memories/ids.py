@@ -11,6 +11,7 @@ LINK_PREFIX = "lnk_"
 _ULID_CHAR = "[0-9A-HJKMNP-TV-Z]"  # Crockford base32, as ULIDs are written
 _ULID = rf"{_ULID_CHAR}{{26}}"
 MEMORY_ID_RE = re.compile(rf"^{MEMORY_PREFIX}{_ULID}$")
+MEMORY_ID_IN_TEXT = re.compile(rf"\b{MEMORY_PREFIX}{_ULID}\b")
 LINK_ID_RE = re.compile(rf"^{LINK_PREFIX}{_ULID}$")
 ID_LENGTH = 30
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib import admin, messages
-from django.contrib.admin.utils import unquote
+from django.contrib.admin.utils import quote, unquote
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.models import User
 from django.db.models import Avg, Count, DurationField, ExpressionWrapper, F, Q, QuerySet
@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from memories.errors import DomainError
 from memories.humanize import age
-from memories.ids import memory_id_prefix
+from memories.ids import MEMORY_ID_IN_TEXT, memory_id_prefix
 from memories.models import Memory
 from memories.text import preview
 from memories.visibility import visible_memories
@@ -167,7 +167,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
     ordering = ["-opened_at"]
     actions = ["dismiss_selected"]
     change_form_template = "admin/review/conflict/change_form.html"
-    readonly_fields = ("status", "resolution", "relation", "confidence", "rationale", "opened_at", "resolved_at")
+    readonly_fields = ("status", "resolution", "relation", "confidence", "rationale_linked", "opened_at", "resolved_at")
     fields = readonly_fields
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
@@ -215,6 +215,21 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self._staff(request)
+
+    @admin.display(description="rationale")
+    def rationale_linked(self, conflict: Conflict) -> str:
+        """The judge's or the fork's words, with the pair's own ids as links to their pages (who
+        may moderate the pair may see both; any other id stays text)."""
+        pair = {conflict.older_id, conflict.newer_id}
+
+        def link(match: re.Match[str]) -> str:
+            memory_id = match.group(0)
+            if memory_id not in pair:
+                return memory_id
+            url = reverse("admin:memories_memory_change", args=[quote(memory_id)])  # as the admin writes ids
+            return format_html('<a href="{}">{}</a>', url, memory_id)
+
+        return mark_safe(MEMORY_ID_IN_TEXT.sub(link, escape(conflict.rationale)))
 
     @admin.display(description="older")
     def older_preview(self, conflict: Conflict) -> str:
@@ -317,7 +332,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         members = self.get_queryset(request).filter(pk__in=group.conflicts).order_by("pk")
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Conflict group of {group.lead}",
+            "title": f"Conflicts {', '.join(str(pk) for pk in sorted(group.conflicts))}: one decision",
             "opts": self.model._meta,
             "group": group,
             "lead": conflict if conflict.pk == group.lead else None,

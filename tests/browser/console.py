@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth.models import Permission, User
 from selenium import webdriver
@@ -182,3 +183,67 @@ class Walk:
         folder = SCREENSHOTS if os.environ.get("ZEROMEMORY_SCREENSHOTS") else self.tmp_path
         folder.mkdir(parents=True, exist_ok=True)
         assert self.browser.save_screenshot(str(folder / f"{name}.png"))
+
+
+# Each box's rectangle in CSS pixels, relative to the page (scrolled away or not).
+RECTS = """
+const out = {};
+for (const [name, selector] of Object.entries(arguments[0])) {
+  out[name] = Array.from(document.querySelectorAll(selector)).map((element) => {
+    const r = element.getBoundingClientRect();
+    return {left: r.left + window.scrollX, top: r.top + window.scrollY, right: r.right + window.scrollX,
+            bottom: r.bottom + window.scrollY, width: r.width, height: r.height};
+  }).filter((r) => r.width > 0 && r.height > 0);
+}
+return out;
+"""
+
+
+def layout_problems(walk: Walk, boxes: dict[str, str]) -> list[str]:
+    """What a person would see wrong: a page wider than the window, a box reaching past the
+    window's right edge, or two of the named boxes lying over each other."""
+    browser = walk.browser
+    problems = []
+    page_width, window_width = browser.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];"
+    )
+    if page_width > window_width:
+        problems.append(f"the page is {page_width} px wide in a {window_width} px window")
+    rects: dict[str, list[dict[str, Any]]] = browser.execute_script(RECTS, boxes)
+    flat = [(f"{name}[{i}]", rect) for name, found in rects.items() for i, rect in enumerate(found)]
+    for name, rect in flat:
+        if rect["right"] > window_width + 0.5:
+            problems.append(f"{name} reaches {rect['right']:.0f} px, past the window's {window_width} px")
+    for i, (a_name, a) in enumerate(flat):
+        for b_name, b in flat[i + 1 :]:
+            if a_name.split("[")[0] == b_name.split("[")[0] and "[" in a_name:
+                continue  # the buttons of one row sit side by side by design; overlap checked below
+            overlap_x = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            overlap_y = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if overlap_x > 0.5 and overlap_y > 0.5:
+                problems.append(f"{a_name} and {b_name} overlap by {overlap_x:.0f} x {overlap_y:.0f} px")
+    # Boxes of one kind (the action buttons) must not lie over each other either.
+    for name, found in rects.items():
+        for i, a in enumerate(found):
+            for b in found[i + 1 :]:
+                overlap_x = min(a["right"], b["right"]) - max(a["left"], b["left"])
+                overlap_y = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+                if overlap_x > 0.5 and overlap_y > 0.5:
+                    problems.append(f"two {name} overlap by {overlap_x:.0f} x {overlap_y:.0f} px")
+    return problems
+
+
+def sized(walk: Walk, width: int) -> None:
+    walk.browser.set_window_size(width, 1000)
+    # The window's size includes the browser's frame; what matters is the page's viewport.
+    inner = walk.browser.execute_script("return window.innerWidth;")
+    walk.browser.set_window_size(width + (width - inner), 1000)
+    assert walk.browser.execute_script("return window.innerWidth;") == width
+
+
+def page_fits(walk: Walk) -> None:
+    """A check for every page of a walk: nothing makes the page wider than the window."""
+    page_width, window_width = walk.browser.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];"
+    )
+    assert page_width <= window_width, (walk.browser.current_url, page_width, window_width)

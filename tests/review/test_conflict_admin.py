@@ -213,3 +213,28 @@ def test_the_group_page_links_each_memory_id_it_shows(root, priya):
     for member in (first, second):
         for memory_id in (member.older_id, member.newer_id):
             assert f"/admin/memories/memory/{quote(memory_id)}/change/" in links
+
+
+def test_a_forks_rationale_links_the_pairs_ids(root, alice, acme):
+    """The fork's rationale names both memories by id: each is a link to its page."""
+    from memories.services import LinkSpec, memory_remember
+
+    v1 = make_memory(alice.user, "The deploy window is Monday.", project=acme)
+    for content in ("The deploy window is Friday.", "The deploy window is Thursday."):
+        memory_remember(
+            user=alice.user,
+            credential=None,
+            content=content,
+            kind="fact",
+            project_slug="acme",
+            links=[LinkSpec("supersedes", v1.pk)],
+        )
+    fork = Conflict.objects.get(stale_version=v1)
+    page = root.get(f"{QUEUE}{fork.pk}/change/")
+    rationale = re.search(r'<div class="readonly">(Both writers.*?)</div>', page.content.decode(), re.DOTALL)
+    assert rationale is not None
+    links = re.findall(r'<a href="([^"]+)">(mem_\w+)</a>', rationale.group(1))
+    assert sorted(links) == sorted(
+        (f"/admin/memories/memory/{quote(memory_id)}/change/", memory_id)
+        for memory_id in (fork.older_id, fork.newer_id)
+    )
