@@ -1,6 +1,6 @@
 """Chat turns for the long-text benchmark (bench/longtext.py), and their vectors, cached.
 
-The turns come from the project's own chat generator (review.evaluation.chat_histories): one
+The turns come from the project's own chat generator (evaluation.chat_histories): one
 imaginary user's history per seed, of which the 2,000 distractor turns are taken (median 34
 words, about 4 sentence vectors a turn (memories.text.sentences), up to 16). Its 80 update
 chains are left out: they state the same 80 facts in every seed, and a store of 50 copies of
@@ -31,7 +31,7 @@ HELD_OUT_SEED = 0
 
 def _turns_of(seed: int) -> list[str]:
     """The seed's distractor turns: its chains' turns state the same 80 facts in every seed."""
-    from review.evaluation.chat_histories import chat_histories
+    from evaluation.chat_histories import chat_histories
 
     haystack, chains = chat_histories(seed)
     predecessors = {chain.predecessor for chain in chains}

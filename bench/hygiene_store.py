@@ -1,4 +1,4 @@
-"""The whole-store evaluation of the hygiene pipeline, end to end (review/evaluation/).
+"""The whole-store evaluation of the hygiene pipeline, end to end (evaluation/).
 
     .venv/bin/python bench/hygiene_store.py                  # 2,400 writes, the default seed
     .venv/bin/python bench/hygiene_store.py --size 2000 --seed 7 --json-out /tmp/hygiene.json
@@ -13,7 +13,7 @@ running, waits for the hygiene queue to drain, and reports against the store's g
   newer (cued updates, loop outcomes, duplicates);
 - the review queue: pending conflicts per 100 writes, and the share about different subjects or
   different attributes (pairs that should never be queued, SPEC R-H7); the decisions a person
-  faces (conflict groups per 100 writes) and R-H9's counts (review/evaluation/queue_shape.py);
+  faces (conflict groups per 100 writes) and R-H9's counts (evaluation/queue_shape.py);
 - counts and timings (the worker's wall time among them).
 
 The report goes to stdout as text, then as JSON. Needs no DATABASE_URL: it runs on a throwaway
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zeromemory.settings")
 
-from review.evaluation.store import DEFAULT_SEED  # noqa: E402 - after the path set-up
-from review.evaluation.whole_store import DEFAULT_ONNX_CACHE, format_report, run_whole_store  # noqa: E402
+from evaluation.store import DEFAULT_SEED  # noqa: E402 - after the path set-up
+from evaluation.whole_store import DEFAULT_ONNX_CACHE, format_report, run_whole_store  # noqa: E402
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 memories.ranking finds each sentence's nearest memories through HNSW indexes once the
 caller's memories are many (``sentence_neighbours``); before, an exact scan found them. On a
 clone of bench/longtext.py's chat store of N turns (one owner), the project's own chat chains
-(review.evaluation.chat_histories, its default seed: 2,080 turns, 80 chains) are added, and
+(evaluation.chat_histories, its default seed: 2,080 turns, 80 chains) are added, and
 each case is ranked twice, through the indexes as served and by the exact scan:
 
 * the nearest DISTINCT_TOP memories of each sentence of held-out chat turns (recall@3 of the
@@ -30,11 +30,11 @@ from common import setup_django
 
 def plant_chains(user: Any) -> tuple[dict[str, str], list[Any]]:
     """The own chat set's haystack stored for ``user`` (ids by text) and its chains."""
+    from evaluation.chat_histories import chat_histories
     from memories.embedding import embed_with_sentences, get_embedder
     from memories.models import Memory
     from memories.services import memory_sentences_store
     from memories.text import content_fingerprint
-    from review.evaluation.chat_histories import chat_histories
 
     haystack, chains = chat_histories()
     texts = list(dict.fromkeys(haystack))

@@ -35,7 +35,7 @@ so no wrapper phrase marks them out; about 5% of all turns are typed in lower ca
 little longer than distractors (median 43 words against 35). Output is deterministic for a given seed
 (``random.Random(seed)``).
 
-Run ``python review/evaluation/chat_histories.py`` for counts, a word-length profile and sample chains.
+Run ``python evaluation/chat_histories.py`` for counts, a word-length profile and sample chains.
 """
 
 from __future__ import annotations
@@ -2518,7 +2518,7 @@ WRAPPER_KINDS = ("open", "trans", "close")
 def wrapper_pattern() -> re.Pattern[str]:
     """The generator's own openers, lead-ins and sign-offs (WRAPPER_KINDS), every alternative of
     each spelled out, as one case-blind pattern. Two turns that differ only in these words say
-    the same thing: the chat scorer (review.evaluation.chat_store.near_exact) strips them before
+    the same thing: the chat scorer (evaluation.chat_store.near_exact) strips them before
     it compares two turns."""
     phrases: set[str] = set()
     for kind in WRAPPER_KINDS:

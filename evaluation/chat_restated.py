@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from review.evaluation.chat_histories import ChatChain, _Writer
+from evaluation.chat_histories import ChatChain, _Writer
 
 # (topic, old fact, new fact, question). About half the updates carry a word saying they are one
 # ("now", "moved to", "changed"); the others only state the new value.

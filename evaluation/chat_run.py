@@ -1,5 +1,5 @@
-"""The whole-store run on chat text: a store of chat turns (``review.evaluation.chat_store``)
-written undeclared through the real API with a real worker (``review.evaluation.harness``), as an
+"""The whole-store run on chat text: a store of chat turns (``evaluation.chat_store``)
+written undeclared through the real API with a real worker (``evaluation.harness``), as an
 agent that stores chat turns verbatim would (no kind, so the server's default; no project; no
 links), and scored from the database once the queue is drained:
 
@@ -10,7 +10,7 @@ links), and scored from the database once the queue is drained:
   the kind of pair (two unrelated turns, a chain turn against a distractor or a near turn, turns of
   two chains, a real pair) and the judge's relation;
 - **the decisions a person faces**: conflict groups per 100 writes, and R-H9's counts
-  (``review.evaluation.queue_shape``);
+  (``evaluation.queue_shape``);
 - **the real updates**: each chain's latest version against the one before it — retired by it
   automatically, queued (a pending conflict names the two), or neither and why.
 """
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from review.evaluation.chat_store import (
+from evaluation.chat_store import (
     PAIR_CLASSES,
     REAL_PAIRS,
     ChatStore,
@@ -31,7 +31,7 @@ from review.evaluation.chat_store import (
     may_retire,
     pair_class,
 )
-from review.evaluation.harness import (
+from evaluation.harness import (
     DEFAULT_ONNX_CACHE,
     ApiRun,
     PlannedWrite,
@@ -40,7 +40,7 @@ from review.evaluation.harness import (
     run_counts,
     run_through_api,
 )
-from review.evaluation.queue_shape import queue_shape
+from evaluation.queue_shape import queue_shape
 
 TEXT_LIMIT = 160  # characters of each text in the printed examples
 CONFLICT_EXAMPLES = 8

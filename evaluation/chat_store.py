@@ -3,14 +3,14 @@
 Two sources, each a :class:`ChatStore` of labelled writes in the order they are posted:
 
 * :func:`own_chat_store` -- the project's own generated chat histories
-  (``review.evaluation.chat_histories``), one history per user: every user is a different seed
+  (``evaluation.chat_histories``), one history per user: every user is a different seed
   and a different owner (token), because the chains' hand-written cores repeat across seeds and
   only a memory of the same owner is ever compared. A user's turns are the history's distractors
   (the "near" turns among them, labelled) in the history's own shuffled order, with each chain's
   predecessor and, ``gap`` turns later, its update placed in it; the users' streams are then
   interleaved as several agents would write at once.
 * :func:`longmemeval_store` -- the external LongMemEval knowledge-update set
-  (``shared/external/longmemeval-ku``, an external TEST set: nothing is tuned on it), all written by
+  (its ``ku.jsonl``, handed in by the caller: an external TEST set, nothing is tuned on it), all written by
   one user, question by question in the file's order: each question's distractors in the file's
   order, its chain's ``old`` turns (oldest first) and then its ``new`` turn interleaved among
   them, each text once (four questions share their evidence pairwise).
@@ -32,13 +32,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from review.evaluation.chat_histories import DEFAULT_SEED as HISTORY_SEED
-from review.evaluation.chat_histories import chat_history, wrapper_pattern
-from review.evaluation.chat_restated import restated_chains
-from review.evaluation.store import normalized
-
-ROOT = Path(__file__).resolve().parents[2]
-LONGMEMEVAL_DEFAULT = ROOT.parent / "shared" / "external" / "longmemeval-ku" / "ku.jsonl"
+from evaluation.chat_histories import DEFAULT_SEED as HISTORY_SEED
+from evaluation.chat_histories import chat_history, wrapper_pattern
+from evaluation.chat_restated import restated_chains
+from evaluation.store import normalized
 
 # -- labels ----------------------------------------------------------------------------------------
 
@@ -213,7 +210,7 @@ def own_chat_store(
     ]
     return _interleaved(
         f"own chat histories ({users} user{'s' if users > 1 else ''})",
-        f"review.evaluation.chat_histories and chat_restated, seeds {seed}..{seed + users - 1}",
+        f"evaluation.chat_histories and chat_restated, seeds {seed}..{seed + users - 1}",
         streams,
     )
 
@@ -236,7 +233,7 @@ def _user_stream(
     chains = history.chains[:chains_kept] if chains_kept is not None else history.chains
     if chains_kept is None:
         # The second kind of chat update: the fact restated in its own words with a new value
-        # (review.evaluation.chat_restated), after the histories' updates in other words.
+        # (evaluation.chat_restated), after the histories' updates in other words.
         chains = (*chains, *restated_chains(seed))
     predecessors = {chain.predecessor for chain in history.chains}
     texts_seen: set[str] = set()
@@ -307,7 +304,7 @@ def _update_pairs(writes: list[ChatWrite]) -> tuple[tuple[int, int], ...]:
 # -- LongMemEval (external: run it, never tune on it) --------------------------------------------
 
 
-def longmemeval_store(path: Path = LONGMEMEVAL_DEFAULT, *, seed: int = LONGMEMEVAL_SEED) -> ChatStore:
+def longmemeval_store(path: Path, *, seed: int = LONGMEMEVAL_SEED) -> ChatStore:
     """LongMemEval's knowledge-update chains among their distractors, all one user's, each text
     once. Question by question in the file's order, each question's distractors in the file's
     order with its evidence interleaved: the block cut into as many equal parts as the chain has

@@ -1,8 +1,8 @@
-"""Training the cross-encoder (``manage.py train_judge --cross-encoder``); development only.
+"""Training the cross-encoder (``./zm train --cross-encoder``); development only.
 
 Needs torch and transformers (requirements-dev.txt); the server never imports this module. The
 packaged all-MiniLM-L6-v2 weights get a five-way classification head and are fine-tuned on the
-labelled pairs (review/judges/data/*.jsonl), reading each pair as review.judges.cross_encoder
+labelled pairs (evaluation/data/*.jsonl), reading each pair as review.judges.cross_encoder
 does. Every figure is out of source: for each source, a model trained on the others answers
 its pairs; those answers fit the temperature and measure what the judge's rules built on the
 model earn (review.judges.local). The shipped model is then trained on every source, exported
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from evaluation.training import Example
 from review.judges.cross_encoder import MODEL_DIR, RELATIONS, CrossEncoder, pair_texts, softmax
-from review.judges.training import Example
 
 MAX_LENGTH = 128
 BATCH = 16

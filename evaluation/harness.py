@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]  # the repository: evaluation/ sits at its top
 DATABASE = "zeromemory_hygiene_eval"
 # The ONNX export of the embedding model (about 20 s) is cached under DATA_DIR/onnx; a fresh
 # data folder would export it again on every run, so it shares the development one's.

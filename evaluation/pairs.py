@@ -1,16 +1,17 @@
-"""The judge scored on labelled pairs: out of source, and on an external set (``manage.py eval_hygiene``).
+"""The judge scored on labelled pairs: out of source, and on an external set (``./zm eval``).
 
 Three judges are compared on the same pairs, each as the server would use it:
 
 * ``baseline`` — the first shipped model (lexical features, trained on one source), alone: the
-  judge before the structure guard existed (review/judges/baseline_judge.json);
+  judge before the structure guard existed (evaluation/baseline_judge.json);
 * ``lexical`` and ``aligned`` — a model of each feature set trained out of source (each source
   judged by a model trained on the others), behind the structure guard.
 
-The external set is LongMemEval's knowledge-update questions (MIT; ``shared/external/
-longmemeval-ku``), used for testing only: each question's earlier evidence turn and its update
-are a true ``supersedes`` pair; the update and the earlier turn against their nearest turns of
-the same haystack (other conversations) are ``unrelated`` pairs.
+The external set is LongMemEval's knowledge-update questions (MIT; its ``ku.jsonl`` handed in by
+``./zm eval --external FILE`` or ``ZEROMEMORY_EVAL_EXTERNAL``, docs/hygiene.md), used for testing
+only: each question's earlier evidence turn and its update are a true ``supersedes`` pair; the
+update and the earlier turn against their nearest turns of the same haystack (other
+conversations) are ``unrelated`` pairs.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 
-from review.judges.local import RELATIONS, LocalJudge, softmax
-from review.judges.training import (
+from evaluation.training import (
     Embed,
     Example,
     Prediction,
@@ -41,12 +41,12 @@ from review.judges.training import (
     model_rows,
     out_of_source_logits,
 )
+from review.judges.local import RELATIONS, LocalJudge, softmax
 
-BASELINE_WEIGHTS = Path(__file__).resolve().parent.parent / "judges" / "baseline_judge.json"
+BASELINE_WEIGHTS = Path(__file__).with_name("baseline_judge.json")
 # A source written apart from every other and never read by those who tune the judge: its pairs
 # are scored in aggregate only (the report shows no example of it).
-BLIND = Path(__file__).resolve().parent.parent / "judges" / "blind" / "blind.jsonl"
-EXTERNAL_DEFAULT = Path(settings.BASE_DIR).parent / "shared" / "external" / "longmemeval-ku" / "ku.jsonl"
+BLIND = Path(__file__).with_name("blind") / "blind.jsonl"
 NEGATIVES_PER_TURN = 3
 
 
@@ -145,8 +145,8 @@ def cross_encoder_report(
     """The shipped judge: the cross-encoder behind the structure, out of source from the answers
     its training kept (each source read by a model trained on the others), and the shipped model
     on the external and blind sets."""
+    from evaluation.cross_encoder_training import read_out_of_source
     from review.judges import cross_encoder
-    from review.judges.cross_encoder_training import read_out_of_source
 
     if not cross_encoder.available():
         return None

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from review.evaluation.harness import ConflictRow
+from evaluation.harness import ConflictRow
 
 
 class _Components:

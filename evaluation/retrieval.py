@@ -15,9 +15,9 @@ about the fact — in a haystack of other statements of the same user:
    top 5, and with ``include_superseded`` the old version still there, marked superseded.
 
 Three sets: two of the project's own, on which the ranking was tuned — chains drawn from the
-generated whole store (review.evaluation.store: short notes, each cued update against its
+generated whole store (evaluation.store: short notes, each cued update against its
 slot's first statement, with a question written from the slot) and generated chat histories
-(review.evaluation.chat_histories: long, chatty turns) — and LongMemEval's knowledge-update
+(evaluation.chat_histories: long, chatty turns) — and LongMemEval's knowledge-update
 chains (the external test set: real chat turns, never used to tune anything). Everything runs
 in a throwaway test database.
 """
@@ -76,7 +76,7 @@ def external_set(path: Path) -> RetrievalSet:
 def store_set(seed: int | None = None, size: int = 2400) -> RetrievalSet:
     """Chains from the generated whole store: each slot's first statement, and the first cued
     update of that slot, asked about as "What is <subject>'s <attribute>?"."""
-    from review.evaluation.store import BASE, CUED_UPDATE, DEFAULT_SEED, generate_store, possessive
+    from evaluation.store import BASE, CUED_UPDATE, DEFAULT_SEED, generate_store, possessive
 
     store = generate_store(size, DEFAULT_SEED if seed is None else seed)
     first: dict[tuple[str, str], str] = {}
@@ -95,9 +95,9 @@ def store_set(seed: int | None = None, size: int = 2400) -> RetrievalSet:
 
 
 def chat_set() -> RetrievalSet:
-    """The project's own long, chatty chains (review.evaluation.chat_histories): one user's chat
+    """The project's own long, chatty chains (evaluation.chat_histories): one user's chat
     turns over months, each fact stated in passing and updated later in other words."""
-    from review.evaluation.chat_histories import chat_histories
+    from evaluation.chat_histories import chat_histories
 
     haystack, chains = chat_histories()
     return RetrievalSet(

@@ -1,6 +1,6 @@
-"""Training, calibration and evaluation of the local judge (``manage.py train_judge``).
+"""Training, calibration and evaluation of the local judge (``./zm train``).
 
-The labelled pairs come from several **sources** (review/judges/data/*.jsonl, each written by its
+The labelled pairs come from several **sources** (evaluation/data/*.jsonl, each written by its
 own generator and author; LABELS.md is their common guide). A judge that only learned one
 author's sentence templates looks good on pairs held out from the same templates and fails on
 anyone else's, so every figure here is **out of source**: for each source, the model is trained

@@ -1,7 +1,7 @@
-"""Run a synthetic agent's life (``review.evaluation.store``) through the real API and a real
+"""Run a synthetic agent's life (``evaluation.store``) through the real API and a real
 hygiene worker, and score what hygiene did to the whole store.
 
-The deployment is ``review.evaluation.harness``'s: a fresh embedded PostgreSQL, gunicorn as
+The deployment is ``evaluation.harness``'s: a fresh embedded PostgreSQL, gunicorn as
 ``./zm serve`` runs it and one ``manage.py db_worker`` beside it while one agent POSTs every memory
 in order (no ``links``: every write goes to hygiene); the outcome is read from the database once
 the queue is drained and scored against the store's ground truth.
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from review.evaluation.harness import (
+from evaluation.harness import (
     DEFAULT_ONNX_CACHE,
     EvaluationError,
     PlannedWrite,
@@ -24,8 +24,8 @@ from review.evaluation.harness import (
     run_counts,
     run_through_api,
 )
-from review.evaluation.queue_shape import queue_shape
-from review.evaluation.store import (
+from evaluation.queue_shape import queue_shape
+from evaluation.store import (
     ACCEPTABLE_RELATIONS,
     CUED_UPDATE,
     DEFAULT_SEED,

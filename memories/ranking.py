@@ -17,7 +17,7 @@ candidates (R-H1):
   above that mean. A sentence every chat turn resembles ("thanks so much!") has many equally
   near memories and gives no one much; a sentence only the predecessor matches gives it a lot.
   ``distinct(m)`` sums this over the text's sentences; it is 0 for a memory not among any
-  sentence's nearest few. Chosen on the project's own update chains (review.evaluation): the
+  sentence's nearest few. Chosen on the project's own update chains (evaluation): the
   nearest three, and the weight, against the nearest 2 to 12 and other weights.
 * ``lexical`` is BM25 over PostgreSQL's english lexemes (the stored ``search_vector``): each
   *telling* lexeme of the text that ``m`` contains adds its inverse document frequency times

@@ -1,7 +1,7 @@
 """Blind, held-out labelled statement pairs for the hygiene judge.
 
 Running this module writes ``blind.jsonl`` beside it: 1,000 pairs, 200 per relation, in the line
-format of ``review/judges/data/LABELS.md``. Standard library only and deterministic.
+format of ``evaluation/data/LABELS.md``. Standard library only and deterministic.
 Written independently of the training data and its generators.
 """
 

@@ -1,14 +1,30 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from evaluation.pairs import evaluate_pairs
 from memories.embedding import get_embedder
-from review.evaluation.pairs import EXTERNAL_DEFAULT, evaluate_pairs
 
 CHAT_STORES = ("own", "longmemeval")
+# Where LongMemEval's knowledge-update set (its ku.jsonl) is, when --external does not say: the
+# evaluation reads nothing outside the repository unless told to (docs/hygiene.md).
+EXTERNAL_VARIABLE = "ZEROMEMORY_EVAL_EXTERNAL"
+
+
+def external_set(given: Path | None) -> Path | None:
+    """The external set's file: --external, else the environment's; None when neither names one.
+    A named file that is not there is an error, not a quieter report."""
+    if given is None and os.environ.get(EXTERNAL_VARIABLE):
+        given, origin = Path(os.environ[EXTERNAL_VARIABLE]), EXTERNAL_VARIABLE
+    else:
+        origin = "--external"
+    if given is not None and not given.is_file():
+        raise CommandError(f"{origin} names {given}, which is not a file (LongMemEval's ku.jsonl; docs/hygiene.md).")
+    return given
 
 
 class Command(BaseCommand):
@@ -23,7 +39,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--external", type=Path, default=EXTERNAL_DEFAULT, help="LongMemEval ku.jsonl.")
+        parser.add_argument(
+            "--external",
+            type=Path,
+            help=f"LongMemEval's ku.jsonl (default: ${EXTERNAL_VARIABLE}; with neither, only the project's own sets).",
+        )
         parser.add_argument("--skip-pairs", action="store_true", help="No judging of the labelled pairs.")
         parser.add_argument(
             "--skip-store", action="store_true", help="No whole-store run through the API (short facts or chat)."
@@ -71,7 +91,7 @@ class Command(BaseCommand):
     def handle(
         self,
         *args: Any,
-        external: Path,
+        external: Path | None,
         skip_pairs: bool,
         skip_store: bool,
         skip_retrieval: bool,
@@ -96,23 +116,26 @@ class Command(BaseCommand):
             raise CommandError("--chat-users must be at least 1.")
         if chat_only:
             skip_pairs = skip_retrieval = True
-        if not external.exists():
-            self.stderr.write(f"No external set at {external}; only the project's own sets are evaluated.")
+        external = external_set(external)
+        if external is None:
+            self.stderr.write(
+                f"No external set (--external FILE or {EXTERNAL_VARIABLE}); only the project's own sets are evaluated."
+            )
         report: dict[str, Any] = {}
         if not skip_pairs:
             self.stdout.write("Judging the labelled pairs (out of source) and the external set…")
             report["pairs"] = evaluate_pairs(embed=get_embedder().embed, external=external)
             self.stdout.write(render_pairs(report["pairs"]))
         if not skip_retrieval:
-            from review.evaluation.retrieval import run_retrieval
+            from evaluation.retrieval import run_retrieval
 
             self.stdout.write(
                 "\nFinding predecessors and current versions (similar_existing, recall) on update chains…"
             )
-            report["retrieval"] = run_retrieval(external if external.exists() else None, progress=self.stdout.write)
+            report["retrieval"] = run_retrieval(external, progress=self.stdout.write)
             self.stdout.write(render_retrieval(report["retrieval"]))
         if not skip_store and not chat_only:
-            from review.evaluation.whole_store import format_report, run_whole_store
+            from evaluation.whole_store import format_report, run_whole_store
 
             self.stdout.write(f"\nWhole-store run: {store_size} undeclared writes through the API, worker on…")
             report["store"] = run_whole_store(size=store_size, drain_timeout=drain_timeout)
@@ -133,23 +156,26 @@ class Command(BaseCommand):
         self,
         chosen: list[str],
         users: int,
-        external: Path,
+        external: Path | None,
         drain_timeout: float,
         *,
         keep: Path | None,
         rescore: Path | None,
     ) -> dict[str, Any]:
-        from review.evaluation.chat_run import format_chat_report, rescore_chat, run_chat_store
-        from review.evaluation.chat_store import longmemeval_store, own_chat_store
+        from evaluation.chat_run import format_chat_report, rescore_chat, run_chat_store
+        from evaluation.chat_store import longmemeval_store, own_chat_store
 
         results: dict[str, Any] = {}
         for name in CHAT_STORES:
             if name not in chosen:
                 continue
-            if name == "longmemeval" and not external.exists():
-                self.stderr.write("No LongMemEval whole-store run: the external set is missing.")
+            if name == "own":
+                store = own_chat_store(users=users)
+            elif external is None:
+                self.stderr.write("No LongMemEval whole-store run: no external set was given.")
                 continue
-            store = own_chat_store(users=users) if name == "own" else longmemeval_store(external)
+            else:
+                store = longmemeval_store(external)
             if rescore is not None:
                 self.stdout.write(f"\nScoring the kept outcome of the run on {store.name} again…")
                 results[name] = rescore_chat(store, rescore / f"{name}.outcome.json")

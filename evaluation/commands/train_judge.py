@@ -7,10 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from memories.embedding import get_embedder
-from review.judges.features import FEATURE_SETS
-from review.judges.local import WEIGHTS_FILE, softmax
-from review.judges.training import (
+from evaluation.training import (
     DEFAULT_FEATURE_SET,
     embed_texts,
     embedding_cache,
@@ -26,11 +23,14 @@ from review.judges.training import (
     structural_confidence,
     train,
 )
+from memories.embedding import get_embedder
+from review.judges.features import FEATURE_SETS
+from review.judges.local import WEIGHTS_FILE, softmax
 
 
 class Command(BaseCommand):
     help = (
-        "Retrain the local hygiene judge on every labelled source in review/judges/data/*.jsonl: "
+        "Retrain the local hygiene judge on every labelled source in evaluation/data/*.jsonl: "
         "for each feature set, score it out of source (each source judged by a model trained on "
         "the others, through the structure guard, as the server judges), fit the temperature on "
         "those answers, print the report, and write the chosen model (trained on every source) to "
@@ -111,7 +111,7 @@ class Command(BaseCommand):
 
         import numpy as np
 
-        from review.judges import cross_encoder_training as training
+        from evaluation import cross_encoder_training as training
         from review.judges.cross_encoder import MODEL_DIR, RELATIONS
 
         sources = sorted({e.source for e in examples})

@@ -19,7 +19,7 @@ On top of the generated pairs, more than a hundred pairs are written out literal
 When a pair could be read two ways the label is the reading that retires less (complementary over
 duplicate, contradicts over supersedes). Standard library only and deterministic: running
 
-    python review/judges/data/source_chat.py
+    python evaluation/data/source_chat.py
 
 rewrites ``chat.jsonl`` beside this file (2,400 pairs, 480 per relation) and prints counts per frame.
 """

@@ -5,8 +5,8 @@ A personal assistant's memory of a user and the people around them: family
 and friends, home, health, travel, finance, hobbies and collections,
 shopping and orders.  Standalone, standard library only, deterministic.
 
-    python3 review/judges/data/source_life.py          # writes life.jsonl
-    python3 review/judges/data/source_life.py --check  # also prints samples
+    python3 evaluation/data/source_life.py          # writes life.jsonl
+    python3 evaluation/data/source_life.py --check  # also prints samples
 
 Labels follow LABELS.md (same directory).  Every pair is built from a known
 (subject, attribute, value) triple, so the relation is decided by

@@ -5,7 +5,7 @@ user and the user's teams -- third person, note style ("User prefers aisle seats
 Dana.", "payments-api p99 target: 250 ms."), with key: value forms, parentheses, abbreviations and
 dates, times and amounts in several formats. Each pair is an OLDER note ``a`` and a NEWER note
 ``b`` with one relation (duplicate, supersedes, complementary, contradicts, unrelated), labelled by
-``review/judges/data/LABELS.md`` and SPEC section 6 (R-H7 "same subject or nothing", R-H8 "evidence
+``evaluation/data/LABELS.md`` and SPEC section 6 (R-H7 "same subject or nothing", R-H8 "evidence
 for an automatic supersede").
 
 How it was written: independently of the other sources. Every subject, attribute, value list and
@@ -21,7 +21,7 @@ complementary; different topics -> unrelated. About a quarter of the notes carry
 neutral context sentences (no update cues, no names). More than a hundred hand-written pairs are
 mixed in. Where a pair could be read two ways the label is the reading that retires less.
 
-Run ``python review/judges/data/source_notes.py`` to (re)write ``notes.jsonl`` beside this file;
+Run ``python evaluation/data/source_notes.py`` to (re)write ``notes.jsonl`` beside this file;
 the output is deterministic (fixed seed) and the script prints coverage statistics.
 """
 

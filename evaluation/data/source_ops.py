@@ -16,7 +16,7 @@ hand-written wordings, and the pair builders combine them into the adversarial p
 unchanged, value changed with and without a cue, affirmed then denied, open loops closed or restated).
 About a third of the statements are long, chatty messages with the fact embedded among greetings,
 context and sign-offs. ``HAND`` holds pairs written one by one. Standard library only, deterministic:
-``python review/judges/data/source_ops.py`` writes ``ops.jsonl`` beside this file.
+``python evaluation/data/source_ops.py`` writes ``ops.jsonl`` beside this file.
 """
 
 from __future__ import annotations

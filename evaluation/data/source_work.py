@@ -5,7 +5,7 @@ Domains: team engineering, customers and accounts, projects and planning,
 procedures.  Writes work.jsonl next to this file (about 2,400 pairs) following
 LABELS.md.  Standard library only, deterministic (fixed seed), no network.
 
-Run:  python3 review/judges/data/source_work.py
+Run:  python3 evaluation/data/source_work.py
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The local judge's reader of pairs: a cross-encoder fine-tuned from the packaged MiniLM.
 
 The packaged all-MiniLM-L6-v2 weights, with a five-way classification head, fine-tuned on the
-labelled pairs of every source (``manage.py train_judge --cross-encoder``) to read an older and
+labelled pairs of every source (``./zm train --cross-encoder``) to read an older and
 a newer statement *together* — the fact sentence of each (review.judges.structure picks them),
 prefixed with its kind — and name their relation. It reads word against word, so it sees that
 "Diego's mobile is …" and "Diego's number changed to …" state one attribute, which no word
@@ -44,7 +44,7 @@ class CrossEncoder:
 
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         if tuple(meta["relations"]) != RELATIONS:
-            raise ValueError(f"{folder} names other relations; retrain with manage.py train_judge --cross-encoder")
+            raise ValueError(f"{folder} names other relations; retrain with ./zm train --cross-encoder")
         self.meta = meta
         self.temperature = float(meta["temperature"])
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))

@@ -1,7 +1,7 @@
 """Features of a statement pair for the local judge.
 
 Two sets. ``lexical`` is the first model's: embedding similarity, lexical overlap and cue words
-(kept as the baseline ``manage.py eval_hygiene`` compares against). ``aligned`` adds what the
+(kept as the baseline ``./zm eval`` compares against). ``aligned`` adds what the
 word-by-word alignment of review.judges.structure reads: whether the subject, the attribute and
 the value are the same, how many words changed on each side of the predicate, the update cue and
 the loop outcome in the newer statement, a denial — the token-alignment features the lexical set

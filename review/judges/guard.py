@@ -31,7 +31,7 @@ CALIBRATION_FILE = Path(__file__).with_name("local_judge.json")
 @cache
 def structural_confidence() -> dict[str, float]:
     """How often each structural ruling names the labelled relation, over every labelled source
-    (``manage.py train_judge`` measures it and stores it beside the local judge's weights)."""
+    (``./zm train`` measures it and stores it beside the local judge's weights)."""
     try:
         measured = json.loads(CALIBRATION_FILE.read_text()).get("structural_confidence", {})
     except (OSError, ValueError):

@@ -2,7 +2,7 @@
 
 A multinomial logistic regression over review.judges.features (the ``aligned`` set: embedding
 similarity, lexical overlap and the word-by-word alignment of the pair), trained on every
-labelled source in review/judges/data/ by ``manage.py train_judge``, with its temperature fitted
+labelled source in evaluation/data/ by ``./zm train``, with its temperature fitted
 on out-of-source answers so that ``confidence`` means what it says on text it never saw. Runs on
 the CPU in microseconds once the statements are embedded; needs no network and no model
 download. The weights ship in local_judge.json beside this file. The server never asks it
@@ -43,7 +43,7 @@ def cross_checked(
 ) -> Verdict | None:
     """The cross-checked supersede: the cross-encoder reads ``supersedes`` with at least the
     rule's probability, and the structure shows one plausible slot, update evidence and a new
-    value. Its confidence is the rule's measured precision out of source (``train_judge``)."""
+    value. Its confidence is the rule's measured precision out of source (``./zm train``)."""
     if (
         rule
         and relation == "supersedes"
@@ -70,7 +70,7 @@ class LocalJudge:
         self.feature_set = weights.get("feature_set", "lexical")
         self.feature_names = FEATURE_SETS.get(self.feature_set, [])
         if weights["features"] != self.feature_names or weights["relations"] != RELATIONS:
-            raise ValueError("local_judge.json was trained on other features; run manage.py train_judge")
+            raise ValueError("local_judge.json was trained on other features; run ./zm train")
         self.features = FEATURE_FUNCTIONS[self.feature_set]
         self.mean = np.asarray(weights["mean"])
         self.scale = np.asarray(weights["scale"])
@@ -78,7 +78,7 @@ class LocalJudge:
         self.intercept = np.asarray(weights["intercept"])
         self.temperature = float(weights["temperature"])
         self.name = f"local/{weights.get('version', 'unversioned')}"
-        # A cross-encoder, where one is installed (train_judge --cross-encoder writes it; none
+        # A cross-encoder, where one is installed (./zm train --cross-encoder writes it; none
         # ships: see docs/hygiene.md), answers what the structure leaves open; otherwise the
         # linear model does.
         self.reader: CrossEncoder | None = None

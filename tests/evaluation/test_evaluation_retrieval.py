@@ -1,9 +1,9 @@
-"""./zm eval's update chains (review/evaluation/retrieval.py) on a small set, so the figures it
+"""./zm eval's update chains (evaluation/retrieval.py) on a small set, so the figures it
 prints stay what they say."""
 
 from __future__ import annotations
 
-from review.evaluation.retrieval import Chain, RetrievalSet, evaluate_set, store_set
+from evaluation.retrieval import Chain, RetrievalSet, evaluate_set, store_set
 
 CHAINS = (
     Chain("Priya lives in Oslo.", "Priya moved to Bergen last month.", "Where does Priya live?"),

@@ -1,4 +1,4 @@
-"""The whole-store evaluation's synthetic store (review/evaluation/store.py): deterministic, big
+"""The whole-store evaluation's synthetic store (evaluation/store.py): deterministic, big
 and varied enough, and its ground truth consistent with itself. The end-to-end run through the
 API and a worker is bench/hygiene_store.py (minutes, not a unit test)."""
 
@@ -9,7 +9,7 @@ from itertools import pairwise
 
 import pytest
 
-from review.evaluation.store import (
+from evaluation.store import (
     ADDED_DETAIL,
     CATEGORIES,
     CUED_UPDATE,
@@ -28,7 +28,7 @@ from review.evaluation.store import (
     normalized,
     pair_class,
 )
-from review.evaluation.whole_store import _diverse
+from evaluation.whole_store import _diverse
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,11 @@ import json
 import pytest
 from django.conf import settings
 
+from evaluation.training import load_examples, model_rows
 from review.judges import Pair
 from review.judges.features import FEATURE_SETS
 from review.judges.guard import guarded_judge
 from review.judges.local import RELATIONS, WEIGHTS_FILE, LocalJudge
-from review.judges.training import load_examples, model_rows
 
 
 @pytest.fixture(scope="module")

@@ -45,7 +45,7 @@ OTHER_SUBJECT = [
     ("The billing service deploys on Fridays.", "The search service deploys on Fridays."),
     ("Hana prefers Peruvian food.", "Zoe now prefers Peruvian food."),
     ("My sister's birthday is May 3.", "My brother's birthday is May 3."),
-    # Found by the whole-store evaluation (review/evaluation/): the subject after the verb.
+    # Found by the whole-store evaluation (evaluation/): the subject after the verb.
     ("The carrier for order 88213 is FedEx.", "Update: the carrier for order 93021 is FedEx."),
     ("DHL is delivering order 88290.", "Update: DHL is delivering order 93021."),
     ("When we get coffee, Liam has a double espresso.", "Update: when we get coffee, Yuki has a double espresso."),

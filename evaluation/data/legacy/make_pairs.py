@@ -12,7 +12,7 @@ Two sources:
 
 Deterministic: the only randomness is ``random.Random(SEED)``. Standard library only.
 
-    python3 review/judges/data/make_pairs.py            # writes pairs.jsonl next to this file
+    python3 evaluation/data/make_pairs.py            # writes pairs.jsonl next to this file
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SEED = 20250611
-OUT = Path(__file__).resolve().parent / "pairs.jsonl"  # review/judges/data/legacy/
+OUT = Path(__file__).resolve().parent / "pairs.jsonl"  # evaluation/data/legacy/
 
 # Target size per relation (hand-written + templated). Total 800.
 TARGETS = {
