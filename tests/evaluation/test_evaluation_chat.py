@@ -122,6 +122,45 @@ def test_a_small_own_store_keeps_the_invariants():
     assert small == own_chat_store(users=2, chains_per_user=3, others_per_user=14)
 
 
+def test_a_file_in_longmemevals_shape_becomes_one_users_store_old_before_new(tmp_path):
+    """The loader on a small file of the external set's shape, written here, so it runs wherever
+    the suite runs (the set itself is not in the repository; the test below reads it when named)."""
+    rows = [
+        {
+            "qid": "q1",
+            "old": ["I live in Oslo."],
+            "new": "I moved to Bergen.",
+            "distractors": [f"Chat {i}." for i in range(6)],
+        },
+        # Asked of the same evidence: the same chain, its evidence placed once.
+        {"qid": "q1b", "old": ["I live in Oslo."], "new": "I moved to Bergen.", "distractors": ["Chat 0.", "Other 1."]},
+        {
+            "qid": "q2",
+            "old": ["My car is red.", "My car is blue."],
+            "new": "My car is green.",
+            "distractors": ["Other 2."],
+        },
+    ]
+    ku = tmp_path / "ku.jsonl"
+    ku.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    store = longmemeval_store(ku)
+    assert store == longmemeval_store(ku)
+    assert store.owners == ("lme-user",)
+    roles = Counter(write.role for write in store.writes)
+    # Each text once: "Chat 0." repeated by q1b is written once.
+    assert roles == Counter({DISTRACTOR: 8, CHAIN_TURN: 5})
+    chains: dict[str, list[ChatWrite]] = {}
+    for write in store.writes:
+        if write.role == CHAIN_TURN:
+            chains.setdefault(write.chain or "", []).append(write)
+    assert {chain: [write.content for write in turns] for chain, turns in chains.items()} == {
+        "q1": ["I live in Oslo.", "I moved to Bergen."],
+        "q2": ["My car is red.", "My car is blue.", "My car is green."],
+    }
+    distractors = [write.content for write in store.writes if write.role == DISTRACTOR]
+    assert distractors == [*(f"Chat {i}." for i in range(6)), "Other 1.", "Other 2."]  # the file's order
+
+
 # The external set comes in as ./zm eval takes it (docs/hygiene.md): named by ZEROMEMORY_EVAL_EXTERNAL.
 LONGMEMEVAL = Path(os.environ.get("ZEROMEMORY_EVAL_EXTERNAL") or "/nonexistent")
 
