@@ -23,7 +23,7 @@ from django.utils.html import format_html
 from guardian.admin import GuardedModelAdminMixin
 
 from memories import selectors, services, webhooks
-from memories.choices import DeliveryState, FeedEventType, Role, SecretPolicy, State
+from memories.choices import DeliveryState, FeedEventType, SecretPolicy, State
 from memories.errors import DomainError
 from memories.ids import is_memory_id, memory_id_prefix
 from memories.models import (
@@ -39,7 +39,7 @@ from memories.models import (
 )
 from memories.platform import webhook_targets
 from memories.text import preview
-from memories.visibility import Action, permits, visible_memories
+from memories.visibility import Action, maintained_project_ids, permits, visible_memories
 from memories.webhooks import SIGNATURE_HEADER
 
 
@@ -165,7 +165,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         actions = super().get_actions(request)
         if not request.user.is_superuser:  # erasing content is the deployment's admins' alone
             actions.pop("purge_selected", None)
-            if not Membership.objects.filter(user_id=cast(User, request.user).pk, role=Role.MAINTAINER).exists():
+            if not maintained_project_ids(cast(User, request.user)).exists():
                 actions.pop("approve_selected", None)
                 actions.pop("reject_selected", None)
         return actions
@@ -585,7 +585,7 @@ def _maintained_projects(user: Any) -> QuerySet[Project]:
         return Project.objects.none()
     if user.is_superuser:
         return Project.objects.all()
-    return Project.objects.filter(memberships__user=user, memberships__role=Role.MAINTAINER)
+    return Project.objects.filter(pk__in=maintained_project_ids(user))
 
 
 class _TeamAdminOnly:
