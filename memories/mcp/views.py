@@ -25,9 +25,9 @@ from memories.agent.errors import as_domain_error, domain_error_body, error_body
 from memories.errors import RateLimited
 from memories.mcp.server import CURRENT_CALLER, SERVER, Caller
 from memories.platform.ratelimit import credential_wait
-from memories.platform.tokens import credential_for_token
+from memories.platform.tokens import BEARER, BearerRefused, credential_for_header
 
-AUTHENTICATE = 'Bearer realm="zeromemory"'
+AUTHENTICATE = f'{BEARER} realm="zeromemory"'
 # Django already checks the Host header against ALLOWED_HOSTS (the DNS-rebinding defence), and
 # every request needs a bearer token, which a rebinding page cannot have.
 TRANSPORT_SECURITY = TransportSecuritySettings(enable_dns_rebinding_protection=False)
@@ -41,14 +41,12 @@ def _unauthorized(code: str, message: str) -> JsonResponse:
 
 def _authenticate(header: str) -> Caller | JsonResponse:
     """The same rules and rate limit as the REST API's, answered the same way."""
-    if not header:
-        return _unauthorized("not_authenticated", "Authentication credentials were not provided.")
-    parts = header.split()
-    if len(parts) != 2 or parts[0].lower() != "bearer":
-        return _unauthorized("authentication_failed", "Use 'Authorization: Bearer <token>'.")
-    credential = credential_for_token(parts[1])
+    try:
+        credential = credential_for_header(header)
+    except BearerRefused as refused:
+        return _unauthorized("authentication_failed", refused.message)
     if credential is None:
-        return _unauthorized("authentication_failed", "Invalid, revoked or expired token.")
+        return _unauthorized("not_authenticated", "Authentication credentials were not provided.")
     wait = credential_wait(credential)
     if wait is not None:
         # The same budget as the REST API's, refused with its answer, before the SDK sees the call.
