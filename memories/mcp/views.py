@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from memories.agent.errors import as_domain_error, domain_error_body, error_body, server_error_body
+from memories.agent.errors import as_domain_error, domain_error_body, error_body, error_status, server_error_body
 from memories.errors import RateLimited
 from memories.mcp.server import CURRENT_CALLER, SERVER, Caller
 from memories.platform.ratelimit import credential_wait
@@ -51,7 +51,7 @@ def _authenticate(header: str) -> Caller | JsonResponse:
     if wait is not None:
         # The same budget as the REST API's, refused with its answer, before the SDK sees the call.
         refusal = RateLimited(wait)
-        response = JsonResponse(domain_error_body(refusal), status=refusal.status)
+        response = JsonResponse(domain_error_body(refusal), status=error_status(refusal))
         response["Retry-After"] = str(wait)
         return response
     return Caller(user=credential.user, credential=credential)
@@ -131,7 +131,7 @@ async def mcp_endpoint(request: HttpRequest) -> HttpResponse:
         error = as_domain_error(exc)
         if error is None:
             return JsonResponse(server_error_body(), status=500)
-        return JsonResponse(domain_error_body(error), status=error.status)
+        return JsonResponse(domain_error_body(error), status=error_status(error))
     if isinstance(caller, HttpResponse):
         return caller
     token = CURRENT_CALLER.set(caller)
