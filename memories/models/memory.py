@@ -91,6 +91,11 @@ class Memory(models.Model):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="predecessors"
     )
     invalidated_at = models.DateTimeField(null=True, blank=True)
+    # Retired while pending review (rejected, withdrawn by its writer, replaced by a moderator's
+    # version): a restore sends it back to review, never straight into what counts. Part of the
+    # lifecycle on the row, set by the retirement and cleared by the restore (services.lifecycle,
+    # services.retire), so the restore reads the memory, not an event's data.
+    retired_while_pending = models.BooleanField(default=False, db_default=False)
     # null = not a loop (only tasks and open questions are).
     loop_status = models.CharField(max_length=8, choices=LoopStatus.choices, null=True, blank=True)  # noqa: DJ001
     closed_by = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True, related_name="closed_loops")
@@ -179,6 +184,10 @@ class Memory(models.Model):
                     | Q(state=State.FORGOTTEN, superseded_by__isnull=True, invalidated_at__isnull=False)
                 ),
                 name="memory_lifecycle_consistent",
+            ),
+            models.CheckConstraint(
+                condition=Q(retired_while_pending=False) | Q(state__in=[State.SUPERSEDED, State.FORGOTTEN]),
+                name="memory_retired_while_pending_is_retired",
             ),
             models.CheckConstraint(condition=~Q(superseded_by=F("id")), name="memory_not_own_successor"),
             models.CheckConstraint(
