@@ -1,4 +1,6 @@
-"""Domain errors. Each carries a stable code and the HTTP status it answers with."""
+"""Domain errors. Each carries a stable code (``ErrorCode``) and nothing of any transport: the
+doors map a code to what they answer with (memories.agent.errors.STATUS, read by the REST
+exception handler, the MCP endpoint and a batch's items alike)."""
 
 from __future__ import annotations
 
@@ -30,7 +32,6 @@ class ErrorCode(StrEnum):
 
 
 class DomainError(Exception):
-    status = 400
     code: ErrorCode = ErrorCode.INVALID
 
     def __init__(self, message: str, *, code: ErrorCode | None = None, fields: dict[str, Any] | None = None):
@@ -46,31 +47,26 @@ class DomainError(Exception):
 
 
 class ValidationFailed(DomainError):
-    status = 400
     code = ErrorCode.INVALID
 
 
 class SecretDetected(DomainError):
     """The write holds what looks like a credential, and its project blocks them (nothing stored)."""
 
-    status = 400
     code = ErrorCode.SECRET_DETECTED
 
 
 class NotFound(DomainError):
-    status = 404
     code = ErrorCode.NOT_FOUND
 
 
 class Forbidden(DomainError):
-    status = 403
     code = ErrorCode.FORBIDDEN
 
 
 class NotLive(DomainError):
     """What the caller expected live (a memory, a pending conflict, a token) no longer is; nothing changed."""
 
-    status = 409
     code = ErrorCode.NOT_LIVE
 
     def __init__(self, message: str, *, memory_id: str | None = None) -> None:
@@ -82,7 +78,6 @@ class StaleTarget(DomainError):
     """A write under ``on_stale: "reject"`` named a version another write already replaced
     (SPEC R-S11): nothing was stored; ``current`` names each stale target's live head."""
 
-    status = 409
     code = ErrorCode.STALE_TARGET
 
     def __init__(self, message: str, *, current: list[dict[str, str | None]]) -> None:
@@ -98,7 +93,6 @@ class FeedEpochChanged(DomainError):
     position counts in a history the database no longer continues, so reading on from it would
     skip events. ``epoch`` is the current one; a reader starts again without a cursor."""
 
-    status = 410
     code = ErrorCode.FEED_EPOCH_CHANGED
 
     def __init__(self, *, cursor_epoch: int, epoch: int) -> None:
@@ -115,17 +109,14 @@ class FeedEpochChanged(DomainError):
 
 
 class IdempotencyInProgress(DomainError):
-    status = 409
     code = ErrorCode.IDEMPOTENCY_IN_PROGRESS
 
 
 class IdempotencyKeyReused(DomainError):
-    status = 422
     code = ErrorCode.IDEMPOTENCY_KEY_REUSED
 
 
 class RateLimited(DomainError):
-    status = 429
     code = ErrorCode.RATE_LIMITED
 
     def __init__(self, retry_after: int) -> None:
@@ -136,12 +127,10 @@ class RateLimited(DomainError):
 
 
 class EmbeddingFailed(DomainError):
-    status = 503
     code = ErrorCode.EMBEDDING_FAILED
 
 
 class DatabaseUnavailable(DomainError):
-    status = 503
     code = ErrorCode.DATABASE_UNAVAILABLE
 
 

@@ -13,7 +13,6 @@ class GroupChanged(DomainError):
     a new conflict or a settled one changed it): nothing changed. ``group`` is the group as it
     is now; the API shows it (``rendered``) so that the moderator can decide again."""
 
-    status = 409
     code = ErrorCode.GROUP_CHANGED
 
     def __init__(self, message: str, *, group: ConflictGroup) -> None:

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from memories.agent import contract
-from memories.agent.errors import as_domain_error, domain_error_body
+from memories.agent.errors import as_domain_error, domain_error_body, error_status
 from memories.agent.verbs import Body, remember_parsed
 from memories.embedding import EmbeddingError, embed_with_sentences
 from memories.errors import DomainError, EmbeddingFailed, RateLimited
@@ -36,8 +36,7 @@ class BatchItemFailed(DomainError):
             code=error.code,
             fields=fields or {f"items[{index}]": [error.message]},
         )
-        self.status = error.status
-        self.inner = error
+        self.inner = error  # its code, copied above, gives the batch the item's status
 
     def extra(self) -> dict[str, Any]:
         return self.inner.extra()
@@ -132,4 +131,4 @@ def _answer(body: Body) -> Body:
 
 
 def _failed(error: DomainError) -> Body:
-    return {"status": error.status, **domain_error_body(error)}
+    return {"status": error_status(error), **domain_error_body(error)}

@@ -1,5 +1,6 @@
-"""``Authorization: Bearer <token>`` for the REST API (MCP reads the same header itself:
-``memories.mcp.views``); tokens are looked up by ``memories.platform.tokens``."""
+"""``Authorization: Bearer <token>`` for the REST API. The header is read, and the token looked
+up, by ``memories.platform.tokens.credential_for_header``, the same reader MCP uses
+(``memories.mcp.views``)."""
 
 from __future__ import annotations
 
@@ -10,22 +11,19 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from memories.models import Credential
-from memories.platform.tokens import credential_for_token
+from memories.platform.tokens import BEARER, BearerRefused, credential_for_header
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
-    keyword = "Bearer"
+    keyword = BEARER
 
     def authenticate(self, request: Request) -> tuple[User, Credential] | None:
-        header = authentication.get_authorization_header(request).decode("latin-1")
-        if not header:
-            return None
-        parts = header.split()
-        if len(parts) != 2 or parts[0].lower() != self.keyword.lower():
-            raise exceptions.AuthenticationFailed("Use 'Authorization: Bearer <token>'.")
-        credential = credential_for_token(parts[1])
+        try:
+            credential = credential_for_header(authentication.get_authorization_header(request).decode("latin-1"))
+        except BearerRefused as refusal:
+            raise exceptions.AuthenticationFailed(refusal.message) from None
         if credential is None:
-            raise exceptions.AuthenticationFailed("Invalid, revoked or expired token.")
+            return None
         return credential.user, credential
 
     def authenticate_header(self, request: Request) -> str:

@@ -1,6 +1,7 @@
 """The REST API's exception handler: every failure in the one error shape (SPEC R-O8).
 
-Domain and database errors are described by the agent layer, as for MCP; what is left is DRF's
+Domain and database errors are described by the agent layer, as for MCP (their codes' statuses
+from memories.agent.errors.STATUS); what is left is DRF's
 own refusals (authentication, throttling, parsing, media types), named here.
 """
 
@@ -17,7 +18,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from memories.agent.errors import as_domain_error, domain_error_body, error_body, server_error_body
+from memories.agent.errors import as_domain_error, domain_error_body, error_body, error_status, server_error_body
 from memories.errors import RateLimited
 
 logger = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def describe_exception(exc: Exception) -> tuple[int, dict[str, Any]] | None:
     """The status and error body for an expected failure; None for an unexpected one."""
     domain_error = as_domain_error(exc)
     if domain_error is not None:
-        return domain_error.status, domain_error_body(domain_error)
+        return error_status(domain_error), domain_error_body(domain_error)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -21,13 +21,13 @@ from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from memories.agent.errors import as_domain_error, domain_error_body, error_body, server_error_body
+from memories.agent.errors import as_domain_error, domain_error_body, error_body, error_status, server_error_body
 from memories.errors import RateLimited
 from memories.mcp.server import CURRENT_CALLER, SERVER, Caller
 from memories.platform.ratelimit import credential_wait
-from memories.platform.tokens import credential_for_token
+from memories.platform.tokens import BEARER, BearerRefused, credential_for_header
 
-AUTHENTICATE = 'Bearer realm="zeromemory"'
+AUTHENTICATE = f'{BEARER} realm="zeromemory"'
 # Django already checks the Host header against ALLOWED_HOSTS (the DNS-rebinding defence), and
 # every request needs a bearer token, which a rebinding page cannot have.
 TRANSPORT_SECURITY = TransportSecuritySettings(enable_dns_rebinding_protection=False)
@@ -41,19 +41,17 @@ def _unauthorized(code: str, message: str) -> JsonResponse:
 
 def _authenticate(header: str) -> Caller | JsonResponse:
     """The same rules and rate limit as the REST API's, answered the same way."""
-    if not header:
-        return _unauthorized("not_authenticated", "Authentication credentials were not provided.")
-    parts = header.split()
-    if len(parts) != 2 or parts[0].lower() != "bearer":
-        return _unauthorized("authentication_failed", "Use 'Authorization: Bearer <token>'.")
-    credential = credential_for_token(parts[1])
+    try:
+        credential = credential_for_header(header)
+    except BearerRefused as refused:
+        return _unauthorized("authentication_failed", refused.message)
     if credential is None:
-        return _unauthorized("authentication_failed", "Invalid, revoked or expired token.")
+        return _unauthorized("not_authenticated", "Authentication credentials were not provided.")
     wait = credential_wait(credential)
     if wait is not None:
         # The same budget as the REST API's, refused with its answer, before the SDK sees the call.
         refusal = RateLimited(wait)
-        response = JsonResponse(domain_error_body(refusal), status=refusal.status)
+        response = JsonResponse(domain_error_body(refusal), status=error_status(refusal))
         response["Retry-After"] = str(wait)
         return response
     return Caller(user=credential.user, credential=credential)
@@ -133,7 +131,7 @@ async def mcp_endpoint(request: HttpRequest) -> HttpResponse:
         error = as_domain_error(exc)
         if error is None:
             return JsonResponse(server_error_body(), status=500)
-        return JsonResponse(domain_error_body(error), status=error.status)
+        return JsonResponse(domain_error_body(error), status=error_status(error))
     if isinstance(caller, HttpResponse):
         return caller
     token = CURRENT_CALLER.set(caller)

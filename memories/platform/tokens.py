@@ -57,6 +57,35 @@ def hashes_match(token: str, stored_hash: str) -> bool:
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
+BEARER = "Bearer"
+MALFORMED_HEADER = "Use 'Authorization: Bearer <token>'."
+UNKNOWN_TOKEN = "Invalid, revoked or expired token."
+
+
+class BearerRefused(Exception):
+    """An ``Authorization`` header that names no usable token; ``message`` says why, as both
+    doors (REST, MCP) answer it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def credential_for_header(header: str) -> Credential | None:
+    """The credential an ``Authorization: Bearer <token>`` header names, read the same way by
+    every door: None when there is no header (the door answers "not provided"),
+    :class:`BearerRefused` when it is not a bearer token or names no active credential."""
+    if not header:
+        return None
+    parts = header.split()
+    if len(parts) != 2 or parts[0].lower() != BEARER.lower():
+        raise BearerRefused(MALFORMED_HEADER)
+    credential = credential_for_token(parts[1])
+    if credential is None:
+        raise BearerRefused(UNKNOWN_TOKEN)
+    return credential
+
+
 def credential_for_token(token: str) -> Credential | None:
     """The active credential whose token this is, or None. Constant time in the secret."""
     prefix = parse_prefix(token)

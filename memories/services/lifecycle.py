@@ -63,6 +63,8 @@ def retire(*, memory: Memory, successor: Memory | None, now: datetime, from_stat
         "state": State.SUPERSEDED if successor is not None else State.FORGOTTEN,
         "superseded_by": successor,
         "invalidated_at": now,
+        # Retired from review: a restore reads this to send it back there (services.retire).
+        "retired_while_pending": from_state == State.PENDING,
         "updated_at": now,
     }
     if closes_loop:

@@ -18,14 +18,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from memories import hooks
-from memories.choices import EventAction, LinkOrigin, Provenance, Role, State
+from memories.choices import EventAction, LinkOrigin, Provenance, State
 from memories.errors import Forbidden, NotLive, memory_not_found
 from memories.ids import is_memory_id
 from memories.locks import lock_memories
-from memories.models import Credential, Membership, Memory
+from memories.models import Credential, Memory
 from memories.services.lifecycle import event_append, retire, retire_by_successor
 from memories.services.remember import RememberResult, memory_remember
-from memories.visibility import Action, visible_memories
+from memories.visibility import Action, maintains, visible_memories
 
 
 def _locked_pending(user: User, credential: Credential | None, memory_id: str) -> Memory:
@@ -37,11 +37,8 @@ def _locked_pending(user: User, credential: Credential | None, memory_id: str) -
     if not is_memory_id(memory_id) or not visible_memories(user).filter(pk=memory_id).exists():
         raise memory_not_found(memory_id)
     memory = lock_memories([memory_id])[memory_id]
-    maintains = memory.project_id is not None and (
-        Membership.objects.filter(user_id=user.pk, project_id=memory.project_id, role=Role.MAINTAINER).exists()
-    )
     may_moderate = visible_memories(user, Action.MODERATE).filter(pk=memory_id).exists() and (
-        user.is_superuser or maintains
+        user.is_superuser or maintains(user, memory.project_id)
     )
     if not may_moderate:
         raise Forbidden("Only a maintainer of the memory's project may review it.")

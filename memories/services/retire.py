@@ -98,12 +98,13 @@ def memory_restore(*, user: User, credential: Credential | None, memory_id: str,
         now = timezone.now()
         previous_successor = memory.superseded_by_id
         # A write retired while pending review (rejected, withdrawn, replaced by a moderator's
-        # version) goes back to review, never straight into what counts.
-        rejected = bool(retirement and retirement.data.get("review"))
+        # version) goes back to review, never straight into what counts: the row says so.
+        rejected = memory.retired_while_pending
         changes: dict[str, object] = {
             "state": State.PENDING if rejected else State.LIVE,
             "superseded_by": None,
             "invalidated_at": None,
+            "retired_while_pending": False,
             "updated_at": now,
         }
         if reopen:

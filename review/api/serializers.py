@@ -5,7 +5,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field, inline_serializer
 from rest_framework import serializers
 
-from memories.api.serializers import MemorySerializer
+from memories.api.public import MemorySerializer
 from review.models import Conflict, Resolution
 
 

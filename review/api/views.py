@@ -15,10 +15,14 @@ from rest_framework.views import APIView
 
 from memories.agent import contract
 from memories.agent.fields import Choice, Integer, Invalid, Items, Shape
-from memories.api.auth import request_user
-from memories.api.pagination import page_parameters
-from memories.api.schema import error_responses, shape_body, shape_parameters
-from memories.api.serializers import MemorySerializer
+from memories.api.public import (
+    MemorySerializer,
+    error_responses,
+    page_parameters,
+    request_user,
+    shape_body,
+    shape_parameters,
+)
 from review import services
 from review.api.serializers import (
     ConflictGroupItemSerializer,

@@ -187,12 +187,13 @@ def test_a_database_error_while_authenticating_answers_503_not_500(alice: Person
     clean way (seen with PostgreSQL restarting under gunicorn: tests/faults)."""
     from django.db import OperationalError
 
-    from memories.mcp import views
+    from memories.platform import tokens
 
     def unreachable(token: str) -> Any:
         raise OperationalError("couldn't get a connection after 10.00 sec")
 
-    monkeypatch.setattr(views, "credential_for_token", unreachable)
+    # The header reader both doors share looks the token up here.
+    monkeypatch.setattr(tokens, "credential_for_token", unreachable)
     client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {alice.token}", HTTP_ACCEPT=ACCEPT)
 
     response = client.post("/mcp/", data=json.dumps(rpc("tools/list", {})), content_type="application/json")

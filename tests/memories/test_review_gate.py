@@ -288,3 +288,67 @@ def test_a_private_capture_counts_at_once_as_no_maintainer_could_read_it(alice, 
     private = _capture(watcher, "My own reminder: renew the passport.", visibility="private")["memory"]
     assert private["state"] == "live"
     assert dave.client.get(f"/api/v1/memories/{private['id']}/").status_code == 404
+
+
+def _retired_while_pending(*memory_ids: str) -> list[tuple[str, bool]]:
+    rows = Memory.objects.filter(pk__in=memory_ids).values_list("pk", "state", "retired_while_pending")
+    by_id = {pk: (state, flag) for pk, state, flag in rows}
+    return [by_id[memory_id] for memory_id in memory_ids]
+
+
+def test_the_row_says_it_was_retired_from_review_and_a_restore_clears_it(alice, dave, reviewed, watcher):
+    """Restore reads the memory's lifecycle (the row), not its retirement event's data."""
+    rejected = _capture(watcher)["memory"]["id"]
+    withdrawn = _capture(watcher, "The office moves in May, someone said.")["memory"]["id"]
+    replaced = _capture(watcher, "The release is on Tuesday, someone said.")["memory"]["id"]
+    counted = make_memory(alice.user, "The team lunch is on Friday.", project=reviewed).pk
+    dave.client.post(f"/api/v1/memories/{rejected}/reject/", {}, format="json")
+    alice.client.post(f"/api/v1/memories/{withdrawn}/forget/", {}, format="json")
+    dave.client.post(f"/api/v1/memories/{replaced}/approve/", {"content": "The release is on Tuesday."}, format="json")
+    alice.client.post(f"/api/v1/memories/{counted}/forget/", {}, format="json")
+
+    assert _retired_while_pending(rejected, withdrawn, replaced, counted) == [
+        ("forgotten", True),
+        ("forgotten", True),
+        ("superseded", True),
+        ("forgotten", False),
+    ]
+    for memory_id in (rejected, withdrawn, counted):
+        alice.client.post(f"/api/v1/memories/{memory_id}/restore/", {}, format="json")
+    dave.client.post(f"/api/v1/memories/{replaced}/restore/", {}, format="json")
+    assert _retired_while_pending(rejected, withdrawn, replaced, counted) == [
+        ("pending", False),
+        ("pending", False),
+        ("pending", False),
+        ("live", False),
+    ]
+
+
+def test_migration_0032_carries_over_what_the_retirement_events_said(alice, dave, reviewed, watcher):
+    """The existing retired memories' flag comes from their last retirement event, as restore read it."""
+    import importlib
+
+    from django.db import connection
+
+    migration = importlib.import_module("memories.migrations.0032_memory_retired_while_pending")
+    rejected = _capture(watcher)["memory"]["id"]
+    counted = make_memory(alice.user, "The team lunch is on Friday.", project=reviewed).pk
+    # Rejected from review, restored to it, approved, then forgotten: its last retirement is not from review.
+    again = _capture(watcher, "The office moves in May, someone said.")["memory"]["id"]
+    dave.client.post(f"/api/v1/memories/{rejected}/reject/", {}, format="json")
+    alice.client.post(f"/api/v1/memories/{counted}/forget/", {}, format="json")
+    dave.client.post(f"/api/v1/memories/{again}/reject/", {}, format="json")
+    dave.client.post(f"/api/v1/memories/{again}/restore/", {}, format="json")
+    dave.client.post(f"/api/v1/memories/{again}/approve/", {}, format="json")
+    alice.client.post(f"/api/v1/memories/{again}/forget/", {}, format="json")
+    pending = _capture(watcher, "The car park closes at six, someone said.")["memory"]["id"]
+    with connection.cursor() as cursor:  # the rows as before the migration: no flag anywhere
+        cursor.execute("UPDATE memories_memory SET retired_while_pending = false")
+        cursor.execute(migration.CARRY_OVER)
+
+    assert _retired_while_pending(rejected, counted, again, pending) == [
+        ("forgotten", True),
+        ("forgotten", False),
+        ("forgotten", False),
+        ("pending", False),
+    ]

@@ -10,7 +10,7 @@ import memories
 import review
 
 REVIEW = Path(review.__file__).parent
-ADMIN_PAGES = [Path(memories.__file__).parent / "admin.py", REVIEW / "admin.py"]
+ADMIN_PAGES = [*sorted((Path(memories.__file__).parent / "admin").glob("*.py")), REVIEW / "admin.py"]
 # The evaluation harness fills a scratch store in bulk; it reads nothing for anyone.
 RAW_READ = re.compile(r"Memory\.(objects|_default_manager)\.(?!bulk_create\b)")
 INTERNALS = re.compile(r"^\s*(from|import) memories\.(locks|services\.lifecycle)\b", re.MULTILINE)
@@ -21,6 +21,7 @@ def sources() -> list[Path]:
 
 
 def test_review_and_the_admin_pages_read_memories_only_through_the_visibility_rule():
+    assert len(ADMIN_PAGES) > 2  # memories' admin is a package: its modules are all read
     offenders = [
         f"{path}:{text[: match.start()].count(chr(10)) + 1}"
         for path in [*sources(), *ADMIN_PAGES]

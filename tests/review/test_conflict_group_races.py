@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from memories.agent.errors import error_status
 from memories.errors import DomainError
 from memories.integrity import find_breaches
 from memories.models import Link, Memory
@@ -43,7 +44,7 @@ def _outcome(results: list[object]) -> tuple[int, list[int]]:
     unexpected = [r for r in results if not isinstance(r, ConflictGroup | DomainError)]
     assert unexpected == [], unexpected
     return sum(isinstance(r, ConflictGroup) for r in results), sorted(
-        r.status for r in results if isinstance(r, DomainError)
+        error_status(r) for r in results if isinstance(r, DomainError)
     )
 
 
@@ -102,12 +103,12 @@ def test_a_group_decision_and_a_pair_decision_on_one_of_its_conflicts_at_once(al
     memories, settled = _state(values, conflicts)
     if isinstance(results[0], ConflictGroup):  # the group decision first: the pair was settled by it
         assert isinstance(results[1], DomainError)
-        assert results[1].status == 409
+        assert error_status(results[1]) == 409
         assert memories == {v.pk: "live" for v in values}
         assert settled == {("dismissed", "dismiss", alice.user.pk)}
     else:  # the pair first: the group she decided on is not the group any more
         assert isinstance(results[0], DomainError)
-        assert (results[0].status, results[0].code) == (409, "group_changed")
+        assert (error_status(results[0]), results[0].code) == (409, "group_changed")
         assert isinstance(results[1], Conflict)
         assert memories == {values[0].pk: "live", values[1].pk: "superseded", values[2].pk: "live"}
         rows = dict(Conflict.objects.filter(pk__in=[c.pk for c in conflicts]).values_list("pk", "status"))
@@ -127,7 +128,9 @@ def test_two_pair_decisions_on_conflicts_sharing_a_memory_at_once_never_deadlock
     )
 
     # Whichever went first, the other either applies after it or is refused whole (409).
-    assert all(isinstance(r, Conflict) or (isinstance(r, DomainError) and r.status == 409) for r in results), results
+    assert all(isinstance(r, Conflict) or (isinstance(r, DomainError) and error_status(r) == 409) for r in results), (
+        results
+    )
     assert isinstance(results[1], Conflict)  # 9:00 by 10:00 never depends on the other decision
     memories, _ = _state(values, conflicts)
     assert memories[values[2].pk] == "live"

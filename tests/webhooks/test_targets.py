@@ -19,6 +19,7 @@ import pytest
 from django.test import Client
 
 from memories import services, webhooks
+from memories.agent.errors import error_status
 from memories.choices import AccountAction, DeliveryState
 from memories.errors import ValidationFailed
 from memories.models import AccountEvent, WebhookDelivery, WebhookEndpoint
@@ -157,7 +158,7 @@ def test_an_endpoint_at_a_refused_literal_address_is_not_saved(url, acme, dave):
     with pytest.raises(ValidationFailed) as refused:
         services.webhook_endpoint_save(actor=dave.user, via="tests", endpoint=WebhookEndpoint(project=acme, url=url))
 
-    assert refused.value.status == 400
+    assert (refused.value.code, error_status(refused.value)) == ("invalid", 400)
     assert list(refused.value.fields or {}) == ["url"]
     assert "not a public address" in refused.value.fields["url"][0]  # type: ignore[index]
     assert "ZEROMEMORY_WEBHOOK_ALLOWED_NETWORKS" in refused.value.message
