@@ -110,8 +110,8 @@ def recall(
     except EmbeddingError as exc:
         raise EmbeddingFailed("The embedding model failed; retry.") from exc
 
-    # The scope's conditions, then the rule's queryset with them: a recall reads through the
-    # rule once, then the search (memories.search) finds and scores within it.
+    # The scope: the rule's queryset (memories.visibility) narrowed by the filters. The search
+    # (memories.search) then finds and scores within it, in one call.
     unscoped = visible_memories(user)
     if kinds:
         unscoped = unscoped.filter(kind__in=kinds)

@@ -136,7 +136,6 @@ def vector_ranking(
     scan reads the visible rows by the ways they are visible (memories.visibility.visible_parts),
     each from its index, never the whole table.
     """
-    parts: list[QuerySet[Memory]] = []  # read (one query for the member projects) only if needed
     if count > settings.HNSW_EF_SEARCH:
         exact = True
     elif exact is None:
@@ -151,7 +150,7 @@ def vector_ranking(
         with statement_settings(settings.HNSW_SEARCH):
             found = list(ranked.values_list("pk", "distance")[:count])
     if len(found) < count:
-        return exact_nearest(parts or visible_parts(user, memories), embedding, count)
+        return exact_nearest(visible_parts(user, memories), embedding, count)
     return [(pk, float(distance)) for pk, distance in found]
 
 

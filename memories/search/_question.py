@@ -11,8 +11,8 @@ from pgvector.django import CosineDistance
 from memories.models import Memory, Project
 from memories.search._lexical import lexical_query, lexical_scores, weight_for
 from memories.search._nearest import project_ranking, vector_ranking
-from memories.search._score import DISTINCT_TOP, score
-from memories.search._sentences import distinct_from, queryset_neighbours, sentence_rows_exist
+from memories.search._score import score
+from memories.search._sentences import question_distinct
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def question_ranking(
     if lexical is not None:
         unmatched = [pk for pk in distances if pk not in matches]
         matches |= lexical_scores(memories, lexical, ids=unmatched) if unmatched else {}
-    distinct = _distinct(memories, embedding, query_vectors, by_vector) if use_text else {}
+    distinct = question_distinct(memories, embedding, query_vectors, by_vector) if use_text else {}
     missing = [pk for pk in [*matches, *distinct] if pk not in distances]
     if missing:
         distances |= {
@@ -73,20 +73,3 @@ def question_ranking(
     }
     ranked = sorted(scores, key=lambda pk: (-scores[pk], distances[pk], pk))
     return [Scored(pk=pk, distance=distances[pk], score=scores[pk]) for pk in ranked]
-
-
-def _distinct(
-    memories: QuerySet[Memory],
-    embedding: list[float],
-    query_vectors: list[list[float]],
-    by_vector: list[tuple[str, float]],
-) -> dict[str, float]:
-    """The sentence side for a question: each query vector's nearest by whole-text vector (the
-    vector side's head for a one-sentence question) and by sentence, found as
-    ``sentence_neighbours`` finds them, in one statement."""
-    own = len(query_vectors) == 1 and query_vectors[0] == embedding
-    sentence_rows = sentence_rows_exist(memories.db)
-    nearest = queryset_neighbours(memories, query_vectors, whole=not own, sentence_rows=sentence_rows)
-    if own:
-        nearest[0].extend(by_vector[:DISTINCT_TOP])
-    return distinct_from(nearest)

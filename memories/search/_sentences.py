@@ -207,3 +207,20 @@ def distinct_from(nearest: Sequence[Sequence[tuple[str, float]]]) -> dict[str, f
             if similarity > mean:
                 scores[pk] = scores.get(pk, 0.0) + similarity - mean
     return scores
+
+
+def question_distinct(
+    memories: QuerySet[Memory],
+    embedding: list[float],
+    query_vectors: list[list[float]],
+    by_vector: list[tuple[str, float]],
+) -> dict[str, float]:
+    """The sentence side for a question: each query vector's nearest by whole-text vector (the
+    vector side's head for a one-sentence question) and by sentence, found as
+    ``sentence_neighbours`` finds them, in one statement."""
+    own = len(query_vectors) == 1 and query_vectors[0] == embedding
+    sentence_rows = sentence_rows_exist(memories.db)
+    nearest = queryset_neighbours(memories, query_vectors, whole=not own, sentence_rows=sentence_rows)
+    if own:
+        nearest[0].extend(by_vector[:DISTINCT_TOP])
+    return distinct_from(nearest)
