@@ -22,7 +22,7 @@ depend on the rule), for choosing a threshold on the ``tune`` half and checking 
 ``holdout`` half (each stored fact, its rewrite and its distractor are in the same half).
 
 The held-out half (90 rewrites, 110 unrelated writes), before and after the hint named its
-first entry only when memories.ranking.likely_predecessor says so (about 30 s; 4 minutes with
+first entry only when memories.search.likely_predecessor says so (about 30 s; 4 minutes with
 ``--padding 2000``):
 
 | store | hint | rewrites: names a dst | of which the predecessor | unrelated: names a dst |
@@ -69,7 +69,8 @@ def load(padding: int) -> tuple[Any, dict[str, str], list[dict[str, Any]]]:
     from django.contrib.auth.models import User
     from django.db import connection
 
-    from memories import hooks, ranking
+    from memories import hooks
+    from memories import search as ranking
     from memories.models import Project
     from memories.services import membership_set, memory_remember
 
@@ -178,7 +179,7 @@ def near_or_standing_out(near: float, far: float, score: float) -> Rule:
 
 def candidate_rules() -> dict[str, Rule]:
     """The old hint, distance alone, and the server's rule's family at other score bars."""
-    from memories import ranking
+    from memories import search as ranking
 
     near, far = ranking.LIKELY_PREDECESSOR_DISTANCE, ranking.LIKELY_PREDECESSOR_FAR_DISTANCE
     rules: dict[str, Rule] = {"always (the old hint)": lambda listed: True}

@@ -2,7 +2,7 @@
 
     python bench/longtext_quality.py [--sizes 10000,100000] [--queries 100]
 
-memories.ranking finds each sentence's nearest memories through HNSW indexes once the
+memories.search finds each sentence's nearest memories through HNSW indexes once the
 caller's memories are many (``sentence_neighbours``); before, an exact scan found them. On a
 clone of bench/longtext.py's chat store of N turns (one owner), the project's own chat chains
 (evaluation.chat_histories, its default seed: 2,080 turns, 80 chains) are added, and
@@ -63,7 +63,7 @@ def plant_chains(user: Any) -> tuple[dict[str, str], list[Any]]:
 
 def exactly(action: Callable[[], Any]) -> Any:
     """``action`` with the sentence side's neighbours found by the exact scan only."""
-    from memories import ranking
+    from memories.search import _sentences as ranking  # its statement, swapped for the exact one
 
     original = ranking._neighbour_sql
 
@@ -79,7 +79,7 @@ def exactly(action: Callable[[], Any]) -> Any:
 
 def nearest_memories(rows: list[tuple[str, float]]) -> list[tuple[str, float]]:
     """The DISTINCT_TOP nearest memories of one query vector's rows, as (pk, distance)."""
-    from memories.ranking import DISTINCT_TOP
+    from memories.search import DISTINCT_TOP
 
     best: dict[str, float] = {}
     for pk, distance in rows:
@@ -106,7 +106,7 @@ def measure(size: int, queries: int) -> dict[str, Any]:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
         cursor.execute("ANALYZE memories_memorysentence")
-    from memories.ranking import forget_lexical_stats
+    from memories.search import forget_lexical_stats
 
     forget_lexical_stats()
 
@@ -136,7 +136,7 @@ def measure(size: int, queries: int) -> dict[str, Any]:
     report: dict[str, Any] = {}
 
     # The neighbours themselves.
-    from memories.ranking import neighbour_scope, sentence_neighbours
+    from memories.search import neighbour_scope, sentence_neighbours
     from memories.selectors import valid_condition
     from memories.visibility import visible_memories
 

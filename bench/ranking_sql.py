@@ -9,7 +9,7 @@ turns made by joining three notes), times the statements of
 write path caches it), as the write path runs them
 for the benchmarking user writing into one of its projects: the lexical query's statements
 (the text's lexemes) and the ranking itself. The same is timed for the vector-only exact scan
-it replaced (``memories.selectors.exact_nearest``). Prints p50/p95 in milliseconds.
+it replaced (``memories.search.exact_nearest``). Prints p50/p95 in milliseconds.
 """
 
 from __future__ import annotations
@@ -40,8 +40,7 @@ def main() -> None:
     from memories.choices import State
     from memories.embedding import embed_sentences, get_embedder
     from memories.models import Project
-    from memories.ranking import FIRST_K, compile_parts, fused_ranking, lexical_query
-    from memories.selectors import exact_nearest
+    from memories.search import FIRST_K, compile_parts, exact_nearest, fused_ranking, lexical_query
     from memories.visibility import visible_memories
 
     bench = User.objects.get(username="bench")

@@ -35,7 +35,7 @@ Embedding all million texts for real would take 50 minutes on these 2 cores; thi
 **What it measures** (the hygiene worker off, as in the suite): build time by phase, disk per
 table and index, then for a small owner (the median size) and a large one (50,000): HTTP p50/p95
 of remember, declared supersede and recall through ``./zm web`` (2 gunicorn workers); recall's
-vector side (memories.recall.vector_ranking, the production path) against an exact scan of the
+vector side (memories.search.vector_ranking, the production path) against an exact scan of the
 same visible rows, recall@10 and its latency; and similar_existing's latency for owners of
 growing size (R-N1: exact by definition, so its cost grows with the owner).
 """
@@ -526,8 +526,9 @@ def vector_side(owner: Owner, queries: list[list[float]]) -> dict[str, float]:
 
     from memories.choices import State
     from memories.models import Memory
-    from memories.recall import MIN_CANDIDATES, ranks_exactly, vector_ranking, walk_is_cheaper
-    from memories.selectors import estimated_rows, exact_nearest, valid_condition
+    from memories.recall import MIN_CANDIDATES, ranks_exactly
+    from memories.search import estimated_rows, exact_nearest, vector_ranking, walk_is_cheaper
+    from memories.selectors import valid_condition
     from memories.statement_settings import statement_settings
     from memories.visibility import visible_memories, visible_parts
 

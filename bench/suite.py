@@ -473,8 +473,8 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
 
     from memories.embedding import get_embedder
     from memories.models import Project
-    from memories.ranking import lexical_query, lexical_score, stored_lexemes, weight_for
-    from memories.recall import ranks_exactly, vector_ranking
+    from memories.recall import ranks_exactly
+    from memories.search import lexical_query, lexical_score, stored_lexemes, vector_ranking, weight_for
     from memories.selectors import similar_existing
     from memories.visibility import visible_memories
 
@@ -513,7 +513,7 @@ def quality(queries: int, rng: random.Random) -> dict[str, float]:
         short += len(got) < min(10, int(mask.sum()))
         found["recall, project + kind filter"] += len(truth & {pk for pk, _ in got}) / min(10, max(1, len(truth)))
 
-        # similar_existing's own ranking (memories.ranking), recomputed row by row.
+        # similar_existing's own ranking (memories.search), recomputed row by row.
         mask = owned & ((project_of == 0) | (project_of == project.pk))
         lexical = lexical_query(text, "default")
         weight = weight_for(lexical)

@@ -36,8 +36,8 @@ from django.db import connection
 from memories.choices import LinkType, State, Visibility
 from memories.embedding import embed_sentences, get_embedder
 from memories.models import Memory
-from memories.ranking import fused_ranking
 from memories.recall import recall
+from memories.search import fused_ranking
 from memories.services import LinkSpec, memory_remember, memory_sentences_store
 from memories.text import content_fingerprint
 from memories.visibility import visible_memories

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
@@ -11,24 +10,15 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connections
 from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Now
-from pgvector.django import CosineDistance
 
 from memories.choices import LinkType, State
 from memories.errors import FeedEpochChanged, memory_not_found, project_not_found
 from memories.ids import is_memory_id
 from memories.models import FeedEpoch, FeedEvent, Link, Memory, MemoryEvent, MemorySentence, Project, token_scope
-from memories.ranking import (
-    FIRST_K,
-    CompiledParts,
-    Ranked,
-    compile_parts,
-    fused_ranking,
-    lexical_query,
-)
+from memories.search import CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
 from memories.visibility import Action, member_projects, visibility_condition, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
@@ -126,51 +116,6 @@ class SimilarMemory:
     score: float
 
 
-def exact_nearest(parts: list[QuerySet[Memory]], embedding: list[float], count: int) -> list[tuple[str, float]]:
-    """The exact ``count`` nearest memories over the union of ``parts``, as (pk, distance).
-
-    Each part is ranked on its own, ordered by ``distance + 0`` on purpose: the HNSW index can
-    serve ``ORDER BY embedding <=> q`` itself, and would then filter after its scan and
-    silently drop true neighbours (bench/similar_existing.py measured recall@10 of 0.18 to 0.46
-    that way); an expression the index cannot serve keeps each part an exact scan. Parts are
-    shaped to match a covering index (memory_owner_scan_idx, memory_project_scan_idx), so
-    each is an index-only scan with exact index conditions, where one OR-ed scan read every
-    row of the owner or visited the table (bench/suite.py). The parts' top lists hold the
-    overall top.
-    """
-    ranked = [
-        # "+ 0" inside the annotation: ORDER BY then names the column, and the vector is sent
-        # once per part (its 384 numbers are text in the query; each copy cost ~1 ms).
-        part.annotate(distance=CosineDistance("embedding", embedding) + 0.0)
-        .order_by("distance", "pk")
-        .values_list("pk", "distance")[:count]
-        for part in parts
-    ]
-    rows = list(ranked[0].union(*ranked[1:], all=True)) if len(ranked) > 1 else list(ranked[0])
-    # Parts may overlap (memories.visibility.visible_parts): a memory found by two counts once.
-    nearest: dict[str, float] = {}
-    for pk, distance in sorted(rows, key=lambda row: (row[1], row[0])):
-        nearest.setdefault(pk, float(distance))
-    return list(nearest.items())[:count]
-
-
-def estimated_rows(queries: list[QuerySet[Memory]]) -> list[int]:
-    """How many rows the planner expects each of ``queries`` to give: guesses from the tables'
-    statistics (one EXPLAIN of their union, nothing read), for choosing a plan, never for an
-    answer."""
-    first, *rest = [query.values("pk") for query in queries]
-    union = first.union(*rest, all=True) if rest else first
-    sql, params = union.query.sql_with_params()
-    with connections[union.db].cursor() as cursor:
-        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-        row = cursor.fetchone()
-    plan = (json.loads(row[0]) if isinstance(row[0], str) else row[0])[0]["Plan"]
-    children = plan.get("Plans", []) if rest else [plan]
-    if len(children) != len(queries):  # a shape not foreseen: the whole for each
-        return [int(plan["Plan Rows"])] * len(queries)
-    return [int(child["Plan Rows"]) for child in children]
-
-
 def similar_existing_ranking(
     *,
     user: User,
@@ -184,9 +129,9 @@ def similar_existing_ranking(
     with_memories: bool = False,
 ) -> list[Ranked]:
     """The caller's own live memories most like ``text``, personal scope plus ``project``.
-    ``lexemes``: the text's, when known (memories.ranking.lexical_query); ``sentence_vectors``:
+    ``lexemes``: the text's, when known (memories.search.lexical_query); ``sentence_vectors``:
     its sentences' vectors, none for a text of one sentence (memories.text.sentences)."""
-    parts = _similar_parts(user, project, len(exclude_ids), max(FIRST_K, limit))
+    parts = _similar_parts(user, project, len(exclude_ids), limit)
     query = lexical_query(text, parts.alias, counts=lexemes)
     bind = {_excluded_slot(n): memory_id for n, memory_id in enumerate(exclude_ids)}
     return fused_ranking(
@@ -209,8 +154,8 @@ _parts_cache: OrderedDict[tuple[Any, ...], CompiledParts] = OrderedDict()
 _parts_cache_lock = threading.Lock()
 
 
-def _similar_parts(user: User, project: Project | None, excluded: int, k: int) -> CompiledParts:
-    """similar_existing's scope, compiled once per caller and project (memories.ranking.CompiledParts):
+def _similar_parts(user: User, project: Project | None, excluded: int, limit: int) -> CompiledParts:
+    """similar_existing's scope, compiled once per caller and project (memories.search.CompiledParts):
     the caller's own live memories, from visible_memories like every read, personal scope plus
     ``project``, less ``excluded`` ids bound per call. The SQL depends on nothing else: the
     rule's memberships and grants are subqueries PostgreSQL evaluates at each run, so a change
@@ -220,7 +165,7 @@ def _similar_parts(user: User, project: Project | None, excluded: int, k: int) -
     alias = Memory.objects.db
     # A scoped token's rule differs from its user's (memories.visibility): the scope is in the key.
     scope = token_scope(user)
-    key = (alias, user.pk, user.is_superuser, scope, project.pk if project is not None else None, excluded, k)
+    key = (alias, user.pk, user.is_superuser, scope, project.pk if project is not None else None, excluded, limit)
     with _parts_cache_lock:
         compiled = _parts_cache.get(key)
         if compiled is not None:
@@ -236,7 +181,7 @@ def _similar_parts(user: User, project: Project | None, excluded: int, k: int) -
     parts = [own.filter(project__isnull=True)]
     if project is not None:
         parts.append(own.filter(project=project))
-    compiled = compile_parts(parts, k)
+    compiled = compile_parts(parts, limit)
     with _parts_cache_lock:
         _parts_cache[key] = compiled
         while len(_parts_cache) > _PARTS_CACHE_SIZE:
@@ -257,10 +202,10 @@ def similar_existing(
 ) -> list[SimilarMemory]:
     """The caller's own live memories most like what was just written (SPEC R-N1, R-N2).
 
-    Ranked by memories.ranking's score (vector similarity fused with full-text matching), with
+    Ranked by memories.search's score (vector similarity fused with full-text matching), with
     no floor or ceiling; candidates come from the personal scope and the project written
     into, never another project. Exact under that ranking, never approximate. Each entry's
-    memory carries what an entry shows (memories.ranking.MEMORY_COLUMNS and the project's
+    memory carries what an entry shows (memories.search.MEMORY_COLUMNS and the project's
     slug), read by the ranking's own statement. ``lexemes``: the text's, when known.
     """
     ranked = similar_existing_ranking(

@@ -19,7 +19,7 @@ through the simple protocol, the one that takes several statements.
 Two sources, applied by one execute wrapper installed on every connection (memories.apps):
 
 * ``statement_settings({...})``: for the statements run inside the block, on any connection
-  (recall's HNSW searches: memories.recall.vector_ranking, memories.ranking.sentence_neighbours).
+  (recall's HNSW searches: memories.search.vector_ranking and sentence_neighbours).
 * the connection's ``STATEMENT_SETTINGS`` (settings.DATABASES): for every statement on it
   (behind a transaction pooler, a serving process's ``statement_timeout`` and ``jit``).
 

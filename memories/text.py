@@ -31,7 +31,7 @@ def preview(text: str, limit: int = 160) -> str:
 
 # A sentence ends at ., ! or ? followed by space, or at a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\s*\n+\s*")
-# A memory's sentence vectors are at most this many (memories.ranking relies on the bound):
+# A memory's sentence vectors are at most this many (memories.search relies on the bound):
 # a longer text's sentences are grouped, consecutive and evenly, into this many passages.
 MAX_SENTENCES = 16
 
@@ -43,7 +43,7 @@ MIN_WORDS = 20
 
 
 def sentences(text: str) -> list[str]:
-    """The text's sentences for sentence-level vectors (memories.ranking), or [] when it is one
+    """The text's sentences for sentence-level vectors (memories.search), or [] when it is one
     sentence or shorter than MIN_WORDS words: its whole-text vector already says it. At most
     MAX_SENTENCES passages."""
     if len(text.split()) < MIN_WORDS:

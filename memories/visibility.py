@@ -122,7 +122,7 @@ def visible_parts(user: User | AnonymousUser, memories: QuerySet[Memory]) -> lis
     The rule itself stays in every part; the narrowing only gives each part a condition an index
     serves (the owner's rows from memory_owner_scan_idx, a member project's from
     memory_project_scan_idx, a grant's by its key). An exact scan of everything a user sees
-    (memories.selectors.exact_nearest) then reads what the user sees, where the OR-ed rule alone
+    (memories.search.exact_nearest) then reads what the user sees, where the OR-ed rule alone
     read the whole table: 830 ms at a million memories for a user who sees 1,303 (bench/scale.py).
     Parts may overlap (an owned memory in a member project); their reader removes repeats. A
     superuser sees every row: one part."""

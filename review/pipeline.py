@@ -23,14 +23,7 @@ from django.db.models.expressions import RawSQL
 
 from memories.choices import LinkOrigin, Provenance, State
 from memories.models import Memory
-from memories.ranking import (
-    FIRST_K,
-    CompiledParts,
-    Ranked,
-    compile_parts,
-    fused_ranking,
-    lexical_query,
-)
+from memories.search import CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
 from memories.selectors import sentence_vectors
 from memories.services import NotLive, memory_supersede
 from review.eligibility import Described, hygiene_memories, memory_to_judge, scope_live, screen, settled_pairs
@@ -50,11 +43,11 @@ class Candidate:
 
 def candidates_for(memory: Memory) -> list[Candidate]:
     """The memories ``memory`` is judged against (review.eligibility's rule), nearest first, by
-    the ranking similar_existing uses (memories.ranking: vector similarity fused with full-text
+    the ranking similar_existing uses (memories.search: vector similarity fused with full-text
     matching, bounded by rank, with no distance window)."""
     settled = {other for pair in settled_pairs(memory_id=memory.pk) for other in pair} - {memory.pk}
     limit = int(settings.HYGIENE_SCREEN_CANDIDATES)
-    parts = _candidate_parts(hygiene_memories().db, memory.owner_id, memory.project_id, max(FIRST_K, limit))
+    parts = _candidate_parts(hygiene_memories().db, memory.owner_id, memory.project_id, limit)
     embedding = list(memory.embedding)
     own = sentence_vectors(memory_ids=[memory.pk]).get(memory.pk)
     ranked = fused_ranking(
@@ -73,11 +66,11 @@ _EXCLUDED_SLOT = "zm:slot:hygiene-excluded"
 
 
 @functools.lru_cache(maxsize=1024)
-def _candidate_parts(alias: str, owner_id: int, project_id: int | None, k: int) -> CompiledParts:
-    """A scope's ranking compiled once (memories.ranking.CompiledParts), the ids to leave out
+def _candidate_parts(alias: str, owner_id: int, project_id: int | None, limit: int) -> CompiledParts:
+    """A scope's ranking compiled once (memories.search.CompiledParts), the ids to leave out
     bound per call: compiling its querysets cost more CPU than the rest of a check's ranking."""
     excluded = RawSQL("SELECT unnest(%s::text[])", (_EXCLUDED_SLOT,))
-    return compile_parts([scope_live(owner_id, project_id).using(alias).exclude(pk__in=excluded)], k)
+    return compile_parts([scope_live(owner_id, project_id).using(alias).exclude(pk__in=excluded)], limit)
 
 
 def screened(memory: Memory, ranked: list[Ranked]) -> list[Candidate]:

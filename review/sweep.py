@@ -5,7 +5,7 @@ turn, oldest first, decides — the same candidates, verdicts, judgments, retire
 conflicts — but does the work in bulk, one scope (owner, project) at a time:
 
 * **Candidates.** The scope's live memories and their stored lexemes are read once. Each
-  memory's candidates are ranked as ``candidates_for`` ranks them (memories.ranking: vector
+  memory's candidates are ranked as ``candidates_for`` ranks them (memories.search: vector
   similarity fused with full-text matching): the nearest by vector from one matrix product over
   the unit embeddings (float32, with slack), every memory holding one of its telling lexemes
   from an inverted index of the scope, then float64 scores order them. pgvector computes the
@@ -46,17 +46,15 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from memories.choices import LinkOrigin, State
-from memories.ranking import (
+from memories.search import (
     DISTINCT_TOP,
-    DISTINCT_WEIGHT,
-    FIRST_K,
     CompiledParts,
     compile_parts,
     distinct_from,
     fused_ranking,
-    lexical_query_from_counts,
+    lexical_queries,
     lexical_score,
-    lexical_stats,
+    score,
     stored_lexemes,
     weight_for,
 )
@@ -80,7 +78,7 @@ from review.pipeline import (
 
 logger = logging.getLogger(__name__)
 
-# Stands for the ids a compiled ranking is run among (a slot of memories.ranking.CompiledParts).
+# Stands for the ids a compiled ranking is run among (a slot of memories.search.CompiledParts).
 _AMONG_SLOT = "zm:slot:sweep-among"
 
 # pgvector computes the cosine distance in float32: each of its three sums over n dimensions is
@@ -180,7 +178,7 @@ class ScopeSweep:
         self.settled_with: list[set[int]] = [set() for _ in rows]
         self._load_pairs()
         self._load_lexemes()
-        # Sentence vectors of the scope's memories of several sentences (memories.ranking's
+        # Sentence vectors of the scope's memories of several sentences (memories.search's
         # sentence side). A scope holding any is ranked by PostgreSQL, row by row, over every
         # eligible memory: the numpy ranking below mirrors the whole-text side only.
         self.sentences = sentence_vectors(memory_ids=self.pks)
@@ -208,10 +206,9 @@ class ScopeSweep:
     def _load_lexemes(self) -> None:
         """Each memory's telling lexemes (its lexical query) and the scope's inverted index."""
         live = scope_live(self.owner_id, self.project_id)
-        stats = lexical_stats(live.db)
         counts = stored_lexemes(live)
         self.lexemes = [counts.get(pk, {}) for pk in self.pks]
-        self.queries = [lexical_query_from_counts(c, stats) for c in self.lexemes]
+        self.queries = lexical_queries(self.lexemes, live.db)
         self.postings: dict[str, list[int]] = {}
         for row, lexemes in enumerate(self.lexemes):
             for lexeme in lexemes:
@@ -334,10 +331,11 @@ class ScopeSweep:
         )
         scored = sorted(
             (
-                -(
-                    float(similarity[i])
-                    + weight * lexical.get(column, 0.0)
-                    + DISTINCT_WEIGHT * distinct.get(self.pks[column], 0.0)
+                -score(
+                    similarity=float(similarity[i]),
+                    lexical=lexical.get(column, 0.0),
+                    distinct=distinct.get(self.pks[column], 0.0),
+                    weight=weight,
                 ),
                 1.0 - float(similarity[i]),
                 self.pks[column],
@@ -388,7 +386,7 @@ class ScopeSweep:
         memories ask PostgreSQL (6,845 of 8,982 on the bench owner), and building and compiling
         the queryset each time cost about as much CPU as PostgreSQL spent running it."""
         among = hygiene_memories().filter(pk__in=RawSQL("SELECT unnest(%s::text[])", (_AMONG_SLOT,)))
-        return compile_parts([among], max(FIRST_K, self.screen_candidates))
+        return compile_parts([among], self.screen_candidates)
 
     # -- writing ------------------------------------------------------------------------------
 

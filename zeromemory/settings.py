@@ -197,7 +197,7 @@ DB_POOL_MAX_SIZE = env_int("ZEROMEMORY_DB_POOL_MAX_SIZE", 10, minimum=1, maximum
 # management commands and the task worker run long statements on purpose and are not bound.
 SERVING = env_bool("ZEROMEMORY_SERVING", False)
 STATEMENT_TIMEOUT_SECONDS = env_int("ZEROMEMORY_STATEMENT_TIMEOUT_SECONDS", 30, minimum=0)
-# The HNSW index serves recall's vector side (memories.recall.vector_ranking). Its search
+# The HNSW index serves recall's vector side (memories.search.vector_ranking). Its search
 # settings are sent with each search statement (memories.statement_settings), where a
 # transaction pooler keeps them: at the default ef_search of 40 the index found 0.43 of the
 # true top 10 for identifier-style queries, at 400 all of them (bench/recall.py); the
@@ -454,7 +454,7 @@ if HYGIENE_JUDGE == "openai" and not (HYGIENE_JUDGE_BASE_URL and HYGIENE_JUDGE_M
     raise ImproperlyConfigured("ZEROMEMORY_JUDGE=openai needs ZEROMEMORY_JUDGE_BASE_URL and ZEROMEMORY_JUDGE_MODEL")
 # At most this many neighbours are judged per new memory, so one write cannot sweep a store.
 HYGIENE_MAX_CANDIDATES = env_int("ZEROMEMORY_HYGIENE_MAX_CANDIDATES", 5, minimum=1, maximum=50)
-# The memories most like the new one (memories.ranking, as similar_existing ranks them; no distance
+# The memories most like the new one (memories.search, as similar_existing ranks them; no distance
 # window) are screened by their structure first, this many (review.judges.structure): facts about
 # other subjects in the same sentence frame ("Zoe's favourite cuisine…" for "Hana's…") rank above
 # many true predecessors and would otherwise fill the candidate list.

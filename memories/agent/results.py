@@ -84,7 +84,7 @@ def similar_hint(listed: list[dict[str, Any]]) -> str:
     first entry as the memory to replace only when the ranking makes that plausible: urging a
     supersede of the nearest of ten weak matches invites the agent to retire a fact that still
     holds. Otherwise it gives the call shape without a target."""
-    from memories.ranking import likely_predecessor
+    from memories.search import likely_predecessor
 
     first = listed[0]
     if likely_predecessor(distance=first["distance"], score=first["score"]):

@@ -139,7 +139,7 @@ class Memory(models.Model):
                 name="memory_fingerprint_idx",
             ),
             GinIndex(fields=["search_vector"], name="memory_search_idx"),
-            # The lexical side of similar_existing and hygiene's candidates (memories.ranking):
+            # The lexical side of similar_existing and hygiene's candidates (memories.search):
             # one owner's live rows holding a rare word, without intersecting bitmaps of the
             # owner's and the word's rows (btree_gin indexes the owner beside the lexemes).
             GinIndex(
@@ -147,7 +147,7 @@ class Memory(models.Model):
                 condition=Q(state=State.LIVE),
                 name="memory_owner_search_idx",
             ),
-            # recall's vector side (memories.recall.vector_ranking), with iterative scans.
+            # recall's vector side (memories.search, vector_ranking), with iterative scans.
             # ef_construction 128, not pgvector's 64: at 100,000 memories the walk under the
             # visibility filter found 0.977 of the exact top 10 with 64 (some questions none of
             # it) and 0.999 with 128, for the same walk time and ~0.5 ms more per insert
@@ -226,7 +226,7 @@ class MemorySentence(models.Model):
 
     The model reads a text as one vector of its first 256 word pieces; a long, chatty statement
     then resembles other chatty statements more than the one fact it shares with its
-    predecessor. memories.ranking compares the sentences one by one as well. A memory of one
+    predecessor. memories.search compares the sentences one by one as well. A memory of one
     sentence has no rows here: its own ``embedding`` is its sentence's vector. Written with the
     memory (same transaction) and by reembed; never changed otherwise.
     """
@@ -240,7 +240,7 @@ class MemorySentence(models.Model):
             models.UniqueConstraint(fields=["memory", "position"], name="memory_sentence_unique_position"),
         ]
         indexes = [
-            # The sentence side's nearest sentences (memories.ranking.sentence_neighbours): an
+            # The sentence side's nearest sentences (memories.search, sentence_neighbours): an
             # exact scan of every sentence of the caller's memories, once per sentence of the
             # text, cost 254 ms per recall of a chat turn among 2,170 (issue 31). pgvector's
             # default build (ef_construction 64): a sentence row costs less to insert, and the

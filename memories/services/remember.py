@@ -39,7 +39,7 @@ from memories.errors import (
 )
 from memories.locks import advisory_lock, lock_memories, locking
 from memories.models import MAX_CONTENT_LENGTH, AccountEvent, Credential, Memory, Project, token_scope
-from memories.ranking import tsvector_counts
+from memories.search import tsvector_counts
 from memories.secret_guard import Screened
 from memories.selectors import SimilarMemory, project_for_member, similar_existing
 from memories.services.lifecycle import event_append, link_record, retire_all_by_successor

@@ -11,10 +11,11 @@ from django.db import connection
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
-from memories import ranking
 from memories import recall as recall_module
+from memories import search
 from memories.choices import Visibility
 from memories.models import Memory
+from memories.search import _lexical  # its thresholds, patched
 from memories.text import content_fingerprint
 from tests.factories import make_memory
 from tests.helpers import remember, supersedes
@@ -178,7 +179,7 @@ def test_recall_at_10_equals_an_exact_scan_on_thousands_of_memories(alice, acme,
 
 def test_a_short_iterative_index_scan_falls_back_to_an_exact_scan(alice):
 
-    from memories.recall import vector_ranking
+    from memories.search import vector_ranking
 
     rng = np.random.default_rng(3)
     query = rng.normal(size=384)
@@ -218,7 +219,7 @@ def test_a_short_iterative_index_scan_falls_back_to_an_exact_scan(alice):
 def test_the_vector_side_sends_its_hnsw_search_settings_with_its_statement(alice):
     """Not on the connection (a transaction pooler drops startup options): in the statement's
     own message, memories.statement_settings."""
-    from memories.recall import vector_ranking
+    from memories.search import vector_ranking
 
     sent: list[str] = []
 
@@ -249,14 +250,14 @@ def test_words_common_in_the_store_are_left_to_the_vector_side(alice, monkeypatc
     make_memory(alice.user, "Ticket ZX-81 is about the billing service.")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
-    monkeypatch.setattr(ranking, "COMMON_LEXEME_MIN_ROWS", 5)
-    monkeypatch.setattr(ranking, "COMMON_LEXEME_SHARE", 0.5)
-    ranking.forget_lexical_stats()
+    monkeypatch.setattr(_lexical, "COMMON_LEXEME_MIN_ROWS", 5)
+    monkeypatch.setattr(_lexical, "COMMON_LEXEME_SHARE", 0.5)
+    search.forget_lexical_stats()
 
-    stats = ranking.lexical_stats("default")
+    stats = search.lexical_stats("default")
     common = {lexeme for lexeme in stats.frequencies if stats.common(lexeme)}
-    query = ranking.lexical_query("billing service ticket ZX-81", "default")
-    only_common = ranking.lexical_query("the billing service", "default")
+    query = search.lexical_query("billing service ticket ZX-81", "default")
+    only_common = search.lexical_query("the billing service", "default")
     response = recall(alice, "billing service ticket ZX-81")
 
     assert {"bill", "servic"} <= common
@@ -268,18 +269,18 @@ def test_words_common_in_the_store_are_left_to_the_vector_side(alice, monkeypatc
     assert response.status_code == 200
     assert response.json()["results"][0]["memory"]["content"] == "Ticket ZX-81 is about the billing service."
     assert len(response.json()["results"]) == 10
-    ranking.forget_lexical_stats()
+    search.forget_lexical_stats()
 
 
 def test_the_planners_estimates_for_the_vector_side_are_kept_a_minute_per_caller(alice, bob, acme):
     """recall's vector side chooses between the HNSW walk and the exact scan from the planner's
-    estimates (memories.recall.walk_is_cheaper): one EXPLAIN, about 3 ms, which an agent that
+    estimates (memories.search.walk_is_cheaper): one EXPLAIN, about 3 ms, which an agent that
     recalls again and again pays once a minute, not on every recall; another caller pays its own."""
     from django.test.utils import CaptureQueriesContext
 
     from memories import recall as recall_module
 
-    recall_module._estimates_cache.clear()
+    search.forget_estimates()
     make_memory(alice.user, "The billing service runs on Postgres 16.", project=acme)
 
     def explains(persona: object, query: str) -> int:

@@ -1,4 +1,4 @@
-"""The sentence side's neighbours (memories.ranking.sentence_neighbours): through the HNSW
+"""The sentence side's neighbours (memories.search.sentence_neighbours): through the HNSW
 indexes where the planner takes them, exactly where the scope is small, and never short of the
 scope's rows when an index search gives up."""
 
@@ -11,17 +11,17 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from memories import ranking
+from memories import search
 from memories.choices import State
 from memories.models import Memory
-from memories.ranking import (
+from memories.search import (
     DISTINCT_TOP,
     SENTENCE_ROWS_SEARCHED,
-    _neighbour_sql,
     distinct_from,
     neighbour_scope,
     sentence_neighbours,
 )
+from memories.search._sentences import _neighbour_sql  # the statement itself, to read its plan
 from memories.services import memory_sentences_store
 from memories.text import content_fingerprint
 from tests.memories.test_similar_existing import brute_force_top
@@ -179,4 +179,4 @@ def test_similar_existing_is_the_brute_force_ranking_whichever_plan_finds_the_ne
     expected = brute_force_top(alice.user, None, "zzz", query, [], query_vectors=said)
     assert [item.memory.pk for item in found] == [pk for pk, _ in expected]
     assert {rows[30].pk, rows[60].pk} <= {item.memory.pk for item in found[:3]}
-    ranking.forget_lexical_stats()
+    search.forget_lexical_stats()

@@ -1,4 +1,4 @@
-"""Sentence vectors: a long, chatty statement is compared sentence by sentence too (memories.ranking)."""
+"""Sentence vectors: a long, chatty statement is compared sentence by sentence too (memories.search)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
-from memories import ranking
 from memories.embedding import embed_one
 from memories.models import Memory, MemorySentence
 from memories.recall import recall
+from memories.search import _score  # the sentence side's weight, patched
 from memories.services import memory_remember
 from memories.services import remember as remember_service
 from memories.text import MAX_SENTENCES, sentences
@@ -116,7 +116,7 @@ def test_a_chatty_update_finds_its_predecessor_by_the_sentence_they_share(alice,
     assert body["similar_existing"][0]["id"] == old.id
 
     # Without the sentence side the predecessor is not first: the test would fail without it.
-    monkeypatch.setattr(ranking, "DISTINCT_WEIGHT", 0.0)
+    monkeypatch.setattr(_score, "DISTINCT_WEIGHT", 0.0)
     body = remember(alice, UPDATE + " Cheers.").json()
     assert body["similar_existing"][0]["id"] != old.id
 

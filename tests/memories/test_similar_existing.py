@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from memories import ranking
+from memories import search
 from memories.agent.results import similar_hint
 from memories.choices import State
 from memories.models import Memory, MemorySentence
@@ -89,7 +89,7 @@ def test_an_unrelated_write_still_lists_its_weak_matches_but_its_hint_names_no_o
 
     listed = body["similar_existing"]
     assert sorted(entry["id"] for entry in listed) == sorted(memory.id for memory in stored)  # no floor (R-N1)
-    assert min(entry["distance"] for entry in listed) > ranking.LIKELY_PREDECESSOR_FAR_DISTANCE
+    assert min(entry["distance"] for entry in listed) > search.LIKELY_PREDECESSOR_FAR_DISTANCE
     assert body["hint"] == UNNAMED_HINT  # the call shape (R-N4), with no memory to replace
 
 
@@ -113,8 +113,8 @@ def test_in_a_store_of_one_memory_a_near_restatement_is_still_named(alice):
 
     [entry] = body["similar_existing"]
     assert entry["id"] == old.id
-    assert entry["score"] < ranking.LIKELY_PREDECESSOR_SCORE
-    assert entry["distance"] <= ranking.LIKELY_PREDECESSOR_DISTANCE
+    assert entry["score"] < search.LIKELY_PREDECESSOR_SCORE
+    assert entry["distance"] <= search.LIKELY_PREDECESSOR_DISTANCE
     assert body["hint"] == named_hint(old.id)
 
 
@@ -152,7 +152,7 @@ def test_distances_are_the_exact_cosine_distances(alice):
         # weight times how far it stands above the mean of the three nearest.
         similarity = 1 - entry["distance"]
         distinct = max(0.0, similarity - mean)
-        assert abs(entry["score"] - (similarity + ranking.DISTINCT_WEIGHT * distinct)) < 1e-4
+        assert abs(entry["score"] - (similarity + search.DISTINCT_WEIGHT * distinct)) < 1e-4
     assert sum(1 for entry in body["similar_existing"] if entry["score"] > 1 - entry["distance"] + 1e-3) >= 1
 
 
@@ -287,10 +287,10 @@ WORDS = [
 
 def brute_force_top(user, project, text, query, exclude, limit=10, query_vectors=None):
     """SPEC R-N1's ranking recomputed row by row in Python: every live memory of the caller in
-    the personal scope and ``project``, scored by memories.ranking's definition (vector, lexical
+    the personal scope and ``project``, scored by memories.search's definition (vector, lexical
     and sentence sides)."""
-    lexical = ranking.lexical_query(text, "default")
-    weight = ranking.weight_for(lexical)
+    lexical = search.lexical_query(text, "default")
+    weight = search.weight_for(lexical)
     terms = dict(zip(lexical.lexemes, lexical.idfs, strict=True)) if lexical else {}
     candidates = list(
         Memory.objects.filter(owner=user, state=State.LIVE)
@@ -325,12 +325,12 @@ def brute_force_top(user, project, text, query, exclude, limit=10, query_vectors
         share = 0.0
         if lexical is not None:
             matched = sum(
-                idf * ranking.saturation(counts[lexeme], length, lexical.average_lexemes)
+                idf * search.saturation(counts[lexeme], length, lexical.average_lexemes)
                 for lexeme, idf in terms.items()
                 if lexeme in counts
             )
             share = matched / lexical.self_score
-        score = 1 - distance + weight * share + ranking.DISTINCT_WEIGHT * distinct.get(memory.pk, 0.0)
+        score = 1 - distance + weight * share + search.DISTINCT_WEIGHT * distinct.get(memory.pk, 0.0)
         scored.append((-score, distance, memory.pk))
     return [(pk, -score) for score, _, pk in sorted(scored)[:limit]]
 
@@ -363,7 +363,7 @@ def test_the_fused_list_is_the_exact_top_ten_under_its_own_ranking(alice, acme, 
     Memory.objects.bulk_create(rows)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
-    ranking.forget_lexical_stats()
+    search.forget_lexical_stats()
     query = _unit(rng)
     text = " ".join(rng.choice(WORDS) for _ in range(text_words))
     query_sentences = [_unit(rng) for _ in range(4)] if text_words == 60 else []
@@ -401,7 +401,7 @@ def test_the_fused_list_is_the_exact_top_ten_under_its_own_ranking(alice, acme, 
     again = listed(excluded)
     expected = brute_force_top(alice.user, acme, text, query, excluded, query_vectors=wanted)
     assert [item.memory.pk for item in again] == [pk for pk, _ in expected]
-    ranking.forget_lexical_stats()
+    search.forget_lexical_stats()
 
 
 def test_a_long_statement_finds_its_predecessor_by_its_rare_words(alice):
@@ -434,8 +434,8 @@ def test_words_the_statistics_put_in_every_memory_tell_nothing_and_break_nothing
         make_memory(alice.user, f"deploy window {when}")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memories_memory")
-    ranking.forget_lexical_stats()
-    stats = ranking.lexical_stats("default")
+    search.forget_lexical_stats()
+    stats = search.lexical_stats("default")
 
     recalled = alice.client.post("/api/v1/recall/", {"query": "deploy window"}, format="json")
     written = remember(alice, "deploy window today")
@@ -444,8 +444,8 @@ def test_words_the_statistics_put_in_every_memory_tell_nothing_and_break_nothing
     assert [recalled.status_code, written.status_code] == [200, 201]
     assert len(recalled.json()["results"]) == 3
     assert len(written.json()["similar_existing"]) == 3
-    assert ranking.lexical_query("deploy window", "default") is None
-    ranking.forget_lexical_stats()
+    assert search.lexical_query("deploy window", "default") is None
+    search.forget_lexical_stats()
 
 
 @pytest.mark.parametrize(
@@ -465,7 +465,7 @@ def test_a_stored_vector_read_in_python_gives_the_lexemes_postgresql_gives(db, l
         cursor.execute(f"SELECT lexeme, coalesce(cardinality(positions), 1) FROM unnest({literal})")
         expected = dict(cursor.fetchall())
 
-    assert ranking.tsvector_counts(text) == expected
+    assert search.tsvector_counts(text) == expected
 
 
 def test_a_write_ranks_with_the_lexemes_of_its_stored_vector(alice, acme):
@@ -475,5 +475,5 @@ def test_a_write_ranks_with_the_lexemes_of_its_stored_vector(alice, acme):
     body = remember(alice, content, project="acme").json()
 
     stored = Memory.objects.get(pk=body["memory"]["id"]).search_vector
-    assert ranking.tsvector_counts(stored) == ranking.text_lexemes(content, "default")
+    assert search.tsvector_counts(stored) == search.text_lexemes(content, "default")
     assert len(body["similar_existing"]) == 1

@@ -210,7 +210,7 @@ def test_an_exact_scan_of_what_a_user_sees_reads_it_by_index_not_the_whole_table
     from django.db import connection, transaction
 
     from memories.models import Project
-    from memories.selectors import exact_nearest
+    from memories.search import exact_nearest
     from memories.text import content_fingerprint
     from memories.visibility import visible_parts
 

@@ -59,15 +59,14 @@ with connection.cursor() as cursor:
     cursor.execute("ANALYZE memories_memory")
 """
 
-# recall's vector side (memories.recall.vector_ranking, the app's own code path) against the
+# recall's vector side (memories.search.vector_ranking, the app's own code path) against the
 # exact scan, over random questions; and whether the planner served it from the HNSW index.
 RECALL_AT_10 = """
 import json
 import numpy as np
 from django.contrib.auth.models import User
 from pgvector.django import CosineDistance
-from memories.recall import vector_ranking
-from memories.selectors import exact_nearest
+from memories.search import exact_nearest, vector_ranking
 from memories.visibility import visible_memories
 alice = User.objects.get(username="alice")
 visible = visible_memories(alice)
