@@ -159,7 +159,8 @@ def _when(row: dict[str, Any], key: str, required: bool = True) -> datetime | No
 
 def _at(row: dict[str, Any], key: str) -> datetime:
     when = _when(row, key)
-    assert when is not None  # required=True never answers None
+    if when is None:
+        raise BadLine(f"{key!r} is required")
     return when
 
 

@@ -25,7 +25,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -367,7 +367,8 @@ def next_due_in(*, cap: float) -> float:
         row = cursor.fetchone()
     if row is None:
         return cap
-    return max(0.0, min(cap, (row[0] - now).total_seconds()))
+    due: datetime = row[0]
+    return max(0.0, min(cap, (due - now).total_seconds()))
 
 
 # -- the sender loop ----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from memories.admin.staff import staff_user
 from memories.errors import DomainError
 from memories.humanize import age
 from memories.ids import MEMORY_ID_IN_TEXT, memory_id_prefix
@@ -192,8 +193,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         return self.list_display
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Conflict]:
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         return conflicts_for(user).defer(
             "older__embedding", "older__search_vector", "newer__embedding", "newer__search_vector"
         )
@@ -275,8 +275,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
 
     @admin.action(description="Dismiss the selected conflicts (in the pending queue: their whole groups)")
     def dismiss_selected(self, request: HttpRequest, queryset: QuerySet[Conflict]) -> None:
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         done = 0
         for conflict_id in queryset.filter(status=ConflictStatus.PENDING).values_list("pk", flat=True):
             if _pending_view(request):  # a row is a group there: the whole group is dismissed
@@ -305,8 +304,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         return own + super().get_urls()
 
     def resolve_view(self, request: HttpRequest, conflict_id: int) -> HttpResponse:
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         conflict = get_object_or_404(self.get_queryset(request), pk=conflict_id)
         if request.method == "POST":
             action = request.POST.get("action", "")
@@ -321,8 +319,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
     def group_view(self, request: HttpRequest, conflict_id: int) -> HttpResponse:
         """Every live value of the conflict's group, newest first, each with "This one stands";
         and "Keep all" and "Dismiss". Only what the viewer may moderate (conflicts_for)."""
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         conflict = get_object_or_404(self.get_queryset(request), pk=conflict_id)
         group = conflict_group_of(user=user, conflict_id=conflict.pk)
         if group is None:  # settled meanwhile: its own page says how
@@ -345,8 +342,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         return TemplateResponse(request, "admin/review/conflict/group.html", context)
 
     def group_resolve_view(self, request: HttpRequest, conflict_id: int) -> HttpResponse:
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         conflict = get_object_or_404(self.get_queryset(request), pk=conflict_id)
         if request.method != "POST":
             return HttpResponseRedirect(reverse("admin:review_conflict_group", args=[conflict.pk]))
@@ -412,8 +408,7 @@ class ConflictAdmin(admin.ModelAdmin[Conflict]):
         return super().change_view(request, object_id, form_url, extra_context=context)
 
     def throughput_view(self, request: HttpRequest) -> HttpResponse:
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         days = 30
         since = timezone.now() - timedelta(days=days)
         conflicts = self.get_queryset(request)

@@ -73,8 +73,7 @@ def settled_pairs(
             judged.filter(Q(older_id=memory_id) | Q(newer_id=memory_id)).values_list("older_id", "newer_id"),
             declared.filter(Q(src_id=memory_id) | Q(dst_id=memory_id)).values_list("src_id", "dst_id"),
         ]
-    else:
-        assert scope is not None
+    elif scope is not None:
         # A pair is judged only within one scope, so its older memory places it; a declared
         # supersede may cross scopes, so either end may.
         parts = [

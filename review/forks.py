@@ -98,13 +98,15 @@ def forks_move(rows: list[PendingRow], successor: Memory, retired: set[str]) -> 
     ``successor``, so it names the chain's live versions. When the successor is the other side,
     the chain is one line again, and whoever retired it settles the conflict (a declaration, a
     moderator's decision)."""
-    moving = [row for row in rows if row.stale_version_id is not None and set(row.pair) & retired]
+    moving = [row for row in rows if set(row.pair) & retired]
     if not moving:
         return
     others = {side for row in moving for side in row.pair} - retired
     sides = hygiene_memories().defer("embedding", "search_vector").in_bulk(others)
     now = timezone.now()
     for row in moving:
+        if row.stale_version_id is None:  # not a fork: hygiene's conflicts follow their own rule
+            continue
         older = successor if row.older_id in retired else sides[row.older_id]
         newer = successor if row.newer_id in retired else sides[row.newer_id]
         if older.pk == newer.pk:
@@ -112,7 +114,6 @@ def forks_move(rows: list[PendingRow], successor: Memory, retired: set[str]) -> 
         Conflict.objects.filter(pk=row.pk, status=ConflictStatus.PENDING).update(
             status=ConflictStatus.RESOLVED, resolution=Resolution.RETIRED, resolved_at=now
         )
-        assert row.stale_version_id is not None
         _open(older=older, newer=newer, stale_id=row.stale_version_id)
 
 

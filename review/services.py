@@ -117,8 +117,7 @@ def conflict_group_resolve(
             raise GroupChanged(f"Conflict {conflict_id}'s group changed meanwhile.", group=current)
         group = current
         if action == GroupAction.STANDS:
-            assert memory_id is not None
-            if memory_id not in group.memories:
+            if memory_id not in group.memories:  # (None too: refused before the transaction)
                 raise ValidationFailed(
                     f"{memory_id} is not one of this group's memories.",
                     fields={"memory": ["Must be one of the group's values."]},
@@ -137,8 +136,7 @@ def conflict_group_resolve(
         )
         if settled != len(group.conflicts):  # pragma: no cover - the rows are locked and were read pending
             raise GroupChanged(f"Conflict {conflict_id}'s group changed meanwhile.", group=group)
-        if action == GroupAction.STANDS:
-            assert memory_id is not None
+        if action == GroupAction.STANDS and memory_id is not None:
             reason = f"conflict group of {group.lead} ({len(group.conflicts)} conflicts): {memory_id} stands"
             retired = [value for value in group.values if value != memory_id]
             if retired:

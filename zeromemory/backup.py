@@ -119,7 +119,8 @@ def _run(args: list[str], env: dict[str, str], on_line: Callable[[str], None]) -
     process = subprocess.Popen(
         args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace"
     )
-    assert process.stderr is not None
+    if process.stderr is None:  # stderr=PIPE always gives one
+        raise RuntimeError(f"{args[0]}: no stderr to read")
     for raw in process.stderr:
         line = raw.rstrip("\n")
         if "error:" in line or "warning:" in line or "FATAL" in line or "DETAIL" in line:

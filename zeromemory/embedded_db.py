@@ -179,13 +179,14 @@ class EmbeddedServer:
         if os.geteuid() == 0:
             kwargs["user"] = SYSTEM_USER
             kwargs["group"] = SYSTEM_USER
-        return subprocess.run(  # noqa: PLW1510 - callers inspect returncode
+        completed: subprocess.CompletedProcess[str] = subprocess.run(  # noqa: PLW1510 - callers inspect returncode
             args,
             capture_output=True,
             text=True,
             timeout=timeout,
             **kwargs,  # type: ignore[call-overload]
         )
+        return completed
 
     def _prepare_root(self) -> None:
         """PostgreSQL refuses to run as root: run it as a dedicated system user."""
@@ -282,7 +283,8 @@ class EmbeddedServer:
             return False
         try:
             process = psutil.Process(pid)
-            return process.name() == "postgres" and process.status() != psutil.STATUS_ZOMBIE
+            alive: bool = process.name() == "postgres" and process.status() != psutil.STATUS_ZOMBIE
+            return alive
         except psutil.Error:
             return False
 

@@ -22,6 +22,7 @@ from django.utils.html import format_html
 from guardian.admin import GuardedModelAdminMixin
 
 from memories import selectors, services
+from memories.admin.staff import staff_user
 from memories.choices import State
 from memories.errors import DomainError
 from memories.ids import is_memory_id, memory_id_prefix
@@ -145,8 +146,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         return super().changelist_view(request, {"title": "Memories", **(extra_context or {})})
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Memory]:
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         return visible_memories(user).defer("embedding", "search_vector")
 
     actions = ["approve_selected", "reject_selected", "purge_selected"]
@@ -277,7 +277,8 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
             ),
             path("<path:object_id>/review/", view(self.review_view), name="memories_memory_review"),
         ]
-        return own + super().get_urls()
+        inherited: list[URLPattern] = super().get_urls()  # type: ignore[no-untyped-call]  # guardian is untyped
+        return own + inherited
 
     def _memory_for(self, request: HttpRequest, object_id: str) -> Memory:
         """The memory an admin URL names, if the viewer may see it; else 404.
@@ -308,8 +309,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         return memory
 
     def _lifecycle(self, request: HttpRequest, object_id: str, action: str) -> HttpResponse:
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         memory = self._memory_for(request, object_id)
         if request.method == "POST":
             service = services.memory_forget if action == "forget" else services.memory_restore
@@ -324,8 +324,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
 
     def review_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """A pending memory's review: approve it, reject it, or correct it and approve."""
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         memory = self._memory_for(request, object_id)
         back = HttpResponseRedirect(reverse("admin:memories_memory_change", args=[quote(memory.pk)]))
         content = memory.content
@@ -370,8 +369,7 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        user = request.user
-        assert isinstance(user, User)
+        user = staff_user(request)
         memory = self._memory_for(request, object_id)
         # Every read starts from what the viewer may see (memories.visibility, via the selectors):
         # a version, link or event that touches a hidden memory is left out, as the API's are.
@@ -403,10 +401,17 @@ class MemoryAdmin(GuardedModelAdminMixin, admin.ModelAdmin[Memory]):
         return memory
 
     def obj_perms_manage_view(self, request: HttpRequest, object_pk: str) -> HttpResponse:
-        return super().obj_perms_manage_view(request, quote(self._grantable(request, object_pk).pk))
+        response: HttpResponse = super().obj_perms_manage_view(request, quote(self._grantable(request, object_pk).pk))  # type: ignore[no-untyped-call]
+        return response
 
     def obj_perms_manage_user_view(self, request: HttpRequest, object_pk: str, user_id: str) -> HttpResponse:
-        return super().obj_perms_manage_user_view(request, self._grantable(request, object_pk).pk, user_id)
+        response: HttpResponse = super().obj_perms_manage_user_view(
+            request, self._grantable(request, object_pk).pk, user_id
+        )  # type: ignore[no-untyped-call]
+        return response
 
     def obj_perms_manage_group_view(self, request: HttpRequest, object_pk: str, group_id: str) -> HttpResponse:
-        return super().obj_perms_manage_group_view(request, self._grantable(request, object_pk).pk, group_id)
+        response: HttpResponse = super().obj_perms_manage_group_view(
+            request, self._grantable(request, object_pk).pk, group_id
+        )  # type: ignore[no-untyped-call]
+        return response

@@ -63,12 +63,13 @@ def remember_batch(*, user: User, credential: Credential, arguments: Any, idempo
     if idempotency_key is None:
         return prepare()()
     # The items are checked and embedded before the key's transaction opens (run_idempotently).
-    return run_idempotently(
+    answer: Body = run_idempotently(
         credential=credential,
         key=idempotency_key,
         request_hash=request_fingerprint("remember_batch", arguments),
         prepare=prepare,
     )
+    return answer
 
 
 def _prepare(user: User, credential: Credential, batch: dict[str, Any]) -> Callable[[], Body]:

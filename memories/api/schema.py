@@ -16,7 +16,7 @@ from memories import choices
 from memories.agent.fields import Schema, Shape
 
 
-class BearerTokenScheme(OpenApiAuthenticationExtension):
+class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # untyped base
     target_class = "memories.api.auth.BearerTokenAuthentication"
     name = "bearerToken"
 
@@ -132,7 +132,7 @@ def shape_body(name: str, shape: Shape) -> type[ShapeBody]:
     return type(name, (ShapeBody,), {"shape": shape, "__module__": __name__})
 
 
-class ShapeBodyExtension(OpenApiSerializerExtension):
+class ShapeBodyExtension(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]  # untyped base
     target_class = ShapeBody
     match_subclasses = True
 

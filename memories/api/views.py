@@ -64,8 +64,7 @@ class MemoryListView(APIView):
     def get(self, request: Request) -> Response:
         rows = agent.feed_rows(user=request_user(request), arguments=request.query_params)
         paginator = FeedPagination()
-        page = paginator.paginate_queryset(rows, request, view=self)
-        assert page is not None
+        page = paginator.paginate_queryset(rows, request, view=self) or []  # None only unpaginated
         return Response({"results": [memory_body(memory) for memory in page], "next": paginator.get_next_link()})
 
     @extend_schema(

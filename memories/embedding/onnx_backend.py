@@ -141,7 +141,8 @@ class OnnxEmbedder:
                 vectors = self.encode(texts)
         except Exception as exc:
             raise EmbeddingError(f"embedding failed: {exc}") from exc
-        return vectors.tolist()
+        listed: list[list[float]] = vectors.tolist()
+        return listed
 
     def encode(self, texts: Sequence[str]) -> FloatArray:
         """Unit vectors as one float32 array. Batched in length order so each batch pads little."""

@@ -105,7 +105,8 @@ def export(entry: CacheEntry, model: Any, name: str) -> None:
             features = dict(zip(input_names, tensors, strict=True))
             mask = features["attention_mask"][:, None, None, :].to(torch.float32)
             features["attention_mask"] = (1.0 - mask) * torch.finfo(torch.float32).min
-            return self.inner(**features).last_hidden_state
+            hidden: torch.Tensor = self.inner(**features).last_hidden_state
+            return hidden
 
     encodings = tokenizer.encode_batch(list(PROBE_TEXTS[:3]))  # a padded batch to trace
     width = max(len(e.ids) for e in encodings)

@@ -141,7 +141,8 @@ def credential_remaining(credential: Credential) -> int | None:
         row = cursor.fetchone()
     if row is None:
         return limit.requests
-    return max(0, min(limit.requests, math.floor(row[0] / limit.interval + 1e-9)))
+    tokens: float = row[0]
+    return max(0, min(limit.requests, math.floor(tokens / limit.interval + 1e-9)))
 
 
 def credential_wait(credential: Credential, cost: int = 1) -> int | None:

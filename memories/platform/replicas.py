@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 import psycopg
 from django.conf import settings
@@ -138,7 +138,7 @@ def _measure(alias: str) -> Lag:
     )
 
 
-def _fresh(lag: Lag | None) -> bool:
+def _fresh(lag: Lag | None) -> TypeGuard[Lag]:
     if lag is None:
         return False
     keep = settings.REPLICA_CHECK_SECONDS if lag.answered else settings.REPLICA_RETRY_SECONDS
@@ -150,11 +150,11 @@ def replica_lag(*, alias: str, fresh: bool = False) -> Lag:
     thread measures, the others use the last one meanwhile), or a new one with ``fresh``."""
     cached = _lags.get(alias)
     if not fresh and _fresh(cached):
-        assert cached is not None
         return cached
     lock = _lock(alias)
     if not lock.acquire(blocking=cached is None or fresh):
-        assert cached is not None
+        if cached is None:  # a blocking acquire does not come back empty-handed
+            raise RuntimeError(f"no measurement of {alias} and its lock was not taken")
         # Another thread is measuring. Its answer is due within the timeouts: a measurement older
         # than that is a replica that hangs, not one to keep reading from.
         overdue = settings.REPLICA_CHECK_SECONDS + 2 * settings.REPLICA_CONNECT_TIMEOUT_SECONDS
@@ -164,7 +164,6 @@ def replica_lag(*, alias: str, fresh: bool = False) -> Lag:
     try:
         cached = _lags.get(alias)
         if not fresh and _fresh(cached):
-            assert cached is not None
             return cached
         lag = _measure(alias)
         _lags[alias] = lag
@@ -217,7 +216,8 @@ def _read_after(user: Any) -> int | None:
     if user is None or user.pk is None:
         return None
     if hasattr(user, "read_after_lsn"):
-        return user.read_after_lsn
+        lsn: int | None = user.read_after_lsn
+        return lsn
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(f"SELECT max(read_after_lsn) FROM {_CREDENTIALS} WHERE user_id = %s", [user.pk])
         row = cursor.fetchone()

@@ -181,7 +181,8 @@ def _fused_rows(
     if query is None:
         ctes.append(f"zm_text AS (SELECT id, 0.0::float8 AS lexical FROM {table} WHERE false)")
     else:
-        assert compiled.text is not None
+        if compiled.text is None:
+            raise ValueError("compile_parts() was given no text side for a ranking with a query")
         params.extend([*lexical_params(query), query.self_score])
         text_sql, text_params = compiled.text
         params.extend(bound(text_params, {**bind, TSQUERY_SLOT: query.tsquery}))

@@ -100,7 +100,8 @@ def feed_epoch_check(*, using: str = "default") -> FeedEpoch:
                     .filter(pk=1, epoch=current.epoch)
                     .update(system_identifier=identity.system_identifier, timeline=identity.timeline)
                 )
-                assert updated == 1, "the feed epoch row changed under its lock"
+                if updated != 1:  # the row is locked: another count is a broken invariant, not a race
+                    raise RuntimeError("the feed epoch row changed under its lock")
                 current.refresh_from_db(using=using)
             return current
     return feed_epoch_advance(

@@ -457,7 +457,7 @@ def _lock_with_rights(user: User, ids: list[str]) -> dict[str, Memory]:
     return {memory.pk: memory for memory in Memory.objects.db_manager(alias).raw(sql, values)}
 
 
-def _rights(user: User) -> dict[str, ExpressionWrapper]:
+def _rights(user: User) -> dict[str, ExpressionWrapper[Any]]:
     """The caller's rights over each locked target, by the one visibility rule, read in the
     statement that locks the targets (two statements of their own before)."""
     return {

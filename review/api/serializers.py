@@ -54,7 +54,7 @@ class ConflictGroupSerializer(serializers.Serializer[Any]):
 
 
 @extend_schema_field(ConflictGroupSerializer)
-class _GroupField(serializers.Field):
+class _GroupField(serializers.Field[Any, Any, Any, Any]):
     """The group a listed conflict leads, rendered by the view for the page at once (one query
     for every value of the page). Not read-only only so that the schema may call it optional:
     the pending listing has it on every item, the others on none."""

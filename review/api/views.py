@@ -117,8 +117,7 @@ class ConflictListView(APIView):
             return self.groups(request)
         conflicts = conflict_list(user=request_user(request), status=query["status"])
         paginator = ConflictPagination()
-        page = paginator.paginate_queryset(conflicts, request, view=self)
-        assert page is not None
+        page = paginator.paginate_queryset(conflicts, request, view=self) or []  # None only unpaginated
         context = {"visible_stale": visible_stale_versions(request_user(request), page)}
         return Response(
             {"results": ConflictSerializer(page, many=True, context=context).data, "next": paginator.get_next_link()}
@@ -130,8 +129,7 @@ class ConflictListView(APIView):
         as conflicts join it, so pages neither repeat nor skip a group that was there before."""
         user = request_user(request)
         paginator = ConflictPagination()
-        limit = paginator.get_page_size(request)
-        assert limit is not None
+        limit = paginator.get_page_size(request) or paginator.page_size
         groups = conflict_groups(user=user)
         cursor = paginator.decode_cursor(request)
         if cursor is not None and cursor.position is not None:  # "?cursor=" starts at the top, as DRF's does

@@ -114,7 +114,8 @@ class LocalJudge:
     def _read(self, pair: Pair, structure: Structure) -> Verdict:
         """The cross-encoder's reading; a supersede it reads, on a slot the structure finds
         plausible with update evidence and a new value, is the cross-checked ruling."""
-        assert self.reader is not None
+        if self.reader is None:
+            raise RuntimeError("the cross-encoder's weights are not loaded")
         probabilities = self.reader.probabilities([pair_texts(pair.a, pair.b, pair.kind_a, pair.kind_b)])[0]
         best = int(np.argmax(probabilities))
         relation, confidence = RELATIONS[best], float(probabilities[best])

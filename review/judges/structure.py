@@ -633,7 +633,8 @@ def _best_sentences(older: str, newer: str) -> FactSentences:
             if best is None or key > best[0]:
                 overlap = len(shared) / max(1, len(ca), len(cb))
                 best = (key, FactSentences(list(a), list(b), raw_a, raw_b, overlap, boilerplate))
-    assert best is not None
+    if best is None:  # both texts have a sentence, so the loops ran; an empty text has none
+        raise ValueError("no sentence to compare")
     return best[1]
 
 

@@ -158,7 +158,7 @@ def test_a_claim_the_previous_release_commits_meanwhile_wins(alice, monkeypatch)
     from memories.platform.idempotency import request_fingerprint
 
     body = {"content": "Claimed by the old release"}
-    embed = memories.agent.verbs.content_vectors
+    embed = memories.agent.verbs.content_vectors  # type: ignore[attr-defined]  # patched where the verb calls it
 
     def old_release_claims_meanwhile(content):
         IdempotencyRecord.objects.create(
