@@ -247,3 +247,16 @@ def page_fits(walk: Walk) -> None:
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];"
     )
     assert page_width <= window_width, (walk.browser.current_url, page_width, window_width)
+
+
+def write_a_fork(story: Story) -> Any:
+    """alice replaces the deploy window's first version, which story.v2 already replaced: a fork
+    (SPEC R-S12), a second live version of one fact, and its conflict."""
+    return memory_remember(
+        user=User.objects.get(username="alice"),
+        credential=None,
+        content="The deploy window is Thursday 09:00 UTC.",
+        kind="fact",
+        project_slug="acme",
+        links=[LinkSpec("supersedes", story.v1.pk)],
+    )

@@ -27,7 +27,6 @@ from selenium.webdriver.support.select import Select
 from memories.choices import Role
 from memories.models import Link, Memory, WebhookEndpoint
 from memories.services import (
-    LinkSpec,
     credential_issue,
     membership_set,
     memory_remember,
@@ -37,7 +36,7 @@ from memories.visibility import visible_memories
 from review.judges import Verdict
 from review.models import Conflict
 from review.pipeline import apply_verdict
-from tests.browser.console import PASSWORD, Story, Walk, page_fits, sized
+from tests.browser.console import PASSWORD, Story, Walk, page_fits, sized, write_a_fork
 from tests.factories import make_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -390,16 +389,8 @@ def test_a_superuser_purges_a_memory_with_a_reason(walk, story):
 def test_a_team_admin_settles_a_fork_and_keeps_one_line(walk, story):
     """Two agents replaced the same version without seeing each other (R-S12): the queue shows
     it plainly, names the version both replaced, and settling it leaves one line."""
-    alice = User.objects.get(username="alice")
     stale = story.v1  # already replaced by story.v2
-    fork = memory_remember(
-        user=alice,
-        credential=None,
-        content="The deploy window is Thursday 09:00 UTC.",
-        kind="fact",
-        project_slug="acme",
-        links=[LinkSpec("supersedes", stale.pk)],
-    )
+    fork = write_a_fork(story)
     assert fork.skipped == [{"dst": stale.pk, "reason": "dead", "current": story.v2.pk}]
     conflict = Conflict.objects.get(stale_version=stale)
 

@@ -17,11 +17,10 @@ from django.contrib.auth.models import User
 from selenium.webdriver.common.by import By
 
 from memories.models import Memory
-from memories.services import LinkSpec, memory_remember
 from review.judges import Verdict
 from review.models import Conflict
 from review.pipeline import apply_verdict
-from tests.browser.console import Walk, layout_problems, sized
+from tests.browser.console import Walk, layout_problems, sized, write_a_fork
 from tests.factories import make_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -95,14 +94,7 @@ def test_the_queue_and_a_conflict_read_at_this_width(window, story, width):
 
     # A fork: both writers replaced one version, and the page says which.
     stale = story.v1
-    fork = memory_remember(
-        user=alice,
-        credential=None,
-        content="The deploy window is Thursday 09:00 UTC.",
-        kind="fact",
-        project_slug="acme",
-        links=[LinkSpec("supersedes", stale.pk)],
-    )
+    fork = write_a_fork(story)
     assert fork.skipped[0]["current"] == story.v2.pk
     forked = Conflict.objects.get(stale_version=stale)
     walk.follow("Conflict queue", ".breadcrumbs")
