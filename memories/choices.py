@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+from importlib import import_module
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import models
 
 
@@ -113,10 +117,9 @@ RETIRING_ORIGINS = frozenset({LinkOrigin.DECLARED, LinkOrigin.HYGIENE, LinkOrigi
 CREATION_ACTIONS = frozenset({EventAction.CREATED, EventAction.IMPORTED, EventAction.SUBMITTED})
 
 
-class FeedEventType(models.TextChoices):
-    """What the event feed and webhooks announce (docs/api.md, "Events and webhooks"). The
-    memory types come from the lifecycle log (a trigger copies those actions); the conflict
-    types from the review queue's table (review's trigger)."""
+class MemoryFeedEventType(models.TextChoices):
+    """What the event feed announces of the memories' own lifecycle (a trigger copies these
+    actions of the lifecycle log, migration 0016)."""
 
     MEMORY_CREATED = "memory.created"
     MEMORY_SUPERSEDED = "memory.superseded"
@@ -125,8 +128,28 @@ class FeedEventType(models.TextChoices):
     MEMORY_SUBMITTED = "memory.submitted"
     MEMORY_APPROVED = "memory.approved"
     MEMORY_PURGED = "memory.purged"
-    CONFLICT_OPENED = "conflict.opened"
-    CONFLICT_RESOLVED = "conflict.resolved"
+
+
+def _feed_event_type() -> type[models.TextChoices]:
+    """Every type the event feed and webhooks announce (docs/api.md, "Events and webhooks"):
+    the memories' own, then those of each module named by ``settings.FEED_EVENT_SOURCES``, in
+    that order, each a module's ``FEED_EVENT_TYPES`` as (member name, value) pairs, appended by
+    its app's trigger through ``zeromemory_feed_append()`` (migration 0033). Built when this
+    module is first imported, before the apps are ready, because the model's choices, its check
+    constraint, the API's enum and the webhook endpoints' choices are all read at import time;
+    the composition root (settings) names the sources, so memories imports nothing of them by
+    name."""
+    members = [(member.name, str(member.value)) for member in MemoryFeedEventType]
+    for path in getattr(settings, "FEED_EVENT_SOURCES", ()):
+        members.extend(import_module(path).FEED_EVENT_TYPES)
+    if len({value for _, value in members}) != len(members):
+        raise ImproperlyConfigured(f"FEED_EVENT_SOURCES declare an event type twice: {members}")
+    # django-stubs know TextChoices as a class only, not by the Enum functional API it inherits.
+    built: type[models.TextChoices] = models.TextChoices("FeedEventType", members)  # type: ignore[call-overload]
+    return built
+
+
+FeedEventType = _feed_event_type()
 
 
 class DeliveryState(models.TextChoices):

@@ -328,10 +328,11 @@ _SETTLED_BELOW = RawSQL("txid_snapshot_xmin(txid_current_snapshot())", ())
 
 
 def feed_event_condition(user: User) -> Q:
-    """The events ``user`` may read: a memory's when they may see the memory; a conflict's when
-    they may moderate both its memories (as the conflict queue shows them, SPEC R-A6)."""
-    return (Q(conflict_id__isnull=True) & visibility_condition(user, through="memory__")) | (
-        Q(conflict_id__isnull=False)
+    """The events ``user`` may read: a memory's own when they may see the memory; one another
+    app appended about a subject and a pair of memories (review's conflicts, as its queue shows
+    them, SPEC R-A6) when they may moderate both memories."""
+    return (Q(subject_id__isnull=True) & visibility_condition(user, through="memory__")) | (
+        Q(subject_id__isnull=False)
         & visibility_condition(user, Action.MODERATE, through="memory__")
         & visibility_condition(user, Action.MODERATE, through="other_memory__")
     )

@@ -143,6 +143,10 @@ INSTALLED_APPS = [
     "review",
 ]
 
+# The apps whose events memories' feed carries besides the memories' own, each a module of
+# FEED_EVENT_TYPES (memories.choices.FeedEventType): the feed is memories', the types are theirs.
+FEED_EVENT_SOURCES = ["review.feed"]
+
 MIDDLEWARE = [
     # First: /healthz, /readyz (and /metrics when on) are answered here, before anything reads the
     # Host header (ALLOWED_HOSTS would answer a load balancer probing by address 400), redirects to

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from memories import hooks
 from memories.context import ContextPack
 from memories.embedding.tokens import counter_name
 from memories.humanize import age
@@ -53,17 +54,20 @@ def memory_body(memory: Memory) -> dict[str, Any]:
 
 
 def feed_event_body(event: FeedEvent) -> dict[str, Any]:
-    """One event of the feed, and the envelope of a webhook delivery (docs/api.md). For a
-    conflict, ``memory`` is the newer of the pair and ``data`` names both."""
-    return {
+    """One event of the feed, and the envelope of a webhook delivery (docs/api.md). For an event
+    another app appended, its subject under the key that app registered (hooks.feed_subject_keys:
+    review's conflicts, whose ``memory`` is the newer of the pair and ``data`` names both)."""
+    body: dict[str, Any] = {
         "id": event.public_id,
         "type": event.type,
         "created_at": timestamp(event.created_at),
         "project": event.project.slug if event.project is not None else None,
         "memory": event.memory_id,
-        "conflict": event.conflict_id,
-        "data": event.data,
     }
+    for key in dict.fromkeys(hooks.feed_subject_keys.values()):
+        body[key] = event.subject_id if hooks.feed_subject_keys.get(event.type) == key else None
+    body["data"] = event.data
+    return body
 
 
 def link_body(link: Link) -> dict[str, Any]:

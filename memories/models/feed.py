@@ -25,8 +25,9 @@ from memories.models.memory import Memory, MemoryEvent
 class FeedEvent(models.Model):
     """One entry of the event feed and the webhooks' outbox source (append-only, a trigger
     refuses UPDATE and DELETE). Rows are written by database triggers in the transaction of the
-    change they announce (migration 0016 for the memories' lifecycle log, review's for the
-    conflict queue), so no write path can change something without its event, or the reverse.
+    change they announce (migration 0016 for the memories' lifecycle log; another app's trigger
+    through ``zeromemory_feed_append()``, migration 0033), so no write path can change
+    something without its event, or the reverse.
 
     ``txid`` is the writing transaction's id. The feed reads in (txid, id) order and only rows of
     transactions older than every one still running: ids are handed out before commit, so a
@@ -41,17 +42,19 @@ class FeedEvent(models.Model):
     """
 
     type = models.CharField(max_length=32, choices=FeedEventType.choices)
-    # The memory the event is about; for a conflict, the newer of the pair.
+    # The memory the event is about; for an event about a pair, the one its app names first.
     memory = models.ForeignKey(Memory, on_delete=models.PROTECT, related_name="+")
-    # A conflict's older memory.
+    # The pair's second memory, for an event about two.
     other_memory = models.ForeignKey(Memory, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     project = models.ForeignKey(Project, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    # The lifecycle entry it copies, or the conflict it is about (review's table: no foreign
-    # key, memories knows nothing of review).
+    # The lifecycle entry it copies (the memories' own events).
     source_event = models.OneToOneField(
         MemoryEvent, on_delete=models.PROTECT, null=True, blank=True, related_name="feed_event"
     )
-    conflict_id = models.BigIntegerField(null=True, blank=True)
+    # For an event another app appends (zeromemory_feed_append(), migration 0033), the id of
+    # what it is about in that app's own table: no foreign key, memories knows nothing of the
+    # apps built on it. Answered under the key the app registers (memories.hooks.feed_subject_key).
+    subject_id = models.BigIntegerField(null=True, blank=True)
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     txid = models.BigIntegerField(db_default=RawSQL("txid_current()", ()), editable=False)

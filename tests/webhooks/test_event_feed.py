@@ -195,7 +195,7 @@ def test_conflicts_opened_and_resolved_are_announced_to_those_who_may_moderate_t
     older = make_memory(alice.user, "The release train leaves every second Tuesday.", project=acme)
     newer = make_memory(bob.user, "Releases now ship every Thursday.", project=acme)
     apply_verdict(older_id=older.pk, newer_id=newer.pk, judge_name="test", verdict=Verdict("supersedes", 0.6, "time"))
-    conflict_id = FeedEvent.objects.get(type="conflict.opened").conflict_id
+    conflict_id = FeedEvent.objects.get(type="conflict.opened").subject_id
     assert conflict_id is not None
     conflict_resolve(user=dave.user, conflict_id=conflict_id, action="keep_both")
 
