@@ -141,7 +141,9 @@ def _feed_event_type() -> type[models.TextChoices]:
     name."""
     members = [(member.name, str(member.value)) for member in MemoryFeedEventType]
     for path in getattr(settings, "FEED_EVENT_SOURCES", ()):
-        members.extend(import_module(path).FEED_EVENT_TYPES)
+        source = import_module(path)
+        members.extend(source.FEED_EVENT_TYPES)
+        FEED_SUBJECT_KEYS.update(dict.fromkeys((value for _, value in source.FEED_EVENT_TYPES), source.SUBJECT_KEY))
     if len({value for _, value in members}) != len(members):
         raise ImproperlyConfigured(f"FEED_EVENT_SOURCES declare an event type twice: {members}")
     # django-stubs know TextChoices as a class only, not by the Enum functional API it inherits.
@@ -149,7 +151,13 @@ def _feed_event_type() -> type[models.TextChoices]:
     return built
 
 
+# The key under which the feed's answers and webhooks name the subject of a source's events
+# (FeedEvent.subject_id), by event type, as each source declares it (its ``SUBJECT_KEY``; review:
+# "conflict"). Every key appears in every event's body, null unless the event is of one of its
+# types, so an event's shape does not depend on its type.
+FEED_SUBJECT_KEYS: dict[str, str] = {}
 FeedEventType = _feed_event_type()
+FEED_SUBJECT_KEY_ORDER = tuple(dict.fromkeys(FEED_SUBJECT_KEYS.values()))
 
 
 class DeliveryState(models.TextChoices):

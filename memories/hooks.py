@@ -39,10 +39,3 @@ ForkCheck = Callable[[list[tuple[str, str, str]]], set[tuple[str, str]]]
 # conflict accounts for (pending, or settled by a person as two facts). Without a checker, no
 # fork is accounted for (SPEC §8: check_integrity reports it).
 fork_accounted: list[ForkCheck] = []
-
-# The feed's seam for events other apps append (zeromemory_feed_append(), migration 0033): the
-# key under which the feed's answers and webhooks name such an event's subject (FeedEvent's
-# subject_id), by event type. Every key registered appears in every event's body, null unless
-# the event is of one of its types (the review app: "conflict" for its queue's events), so an
-# event's shape does not depend on its type.
-feed_subject_keys: dict[str, str] = {}

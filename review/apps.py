@@ -14,7 +14,6 @@ class ReviewConfig(AppConfig):
         # review builds on memories through the hooks memories offers; never the reverse.
         from memories import hooks
         from review import checks  # noqa: F401 - registers the hygiene queue's system check
-        from review.feed import CONFLICT_EVENT_TYPES, SUBJECT_KEY
         from review.forks import conflict_open_fork, forks_accounted, forks_follow_head
         from review.services import conflicts_close_declared, enqueue_hygiene, rationales_scrub
 
@@ -29,5 +28,3 @@ class ReviewConfig(AppConfig):
         for extension_point, handler in registrations:
             if handler not in extension_point:  # ready() may run twice (tests, reloads)
                 extension_point.append(handler)
-        # The conflict queue's events name their conflict in the feed (memories.agent.results).
-        hooks.feed_subject_keys.update(dict.fromkeys(CONFLICT_EVENT_TYPES, SUBJECT_KEY))

@@ -1,7 +1,7 @@
 """The review queue's events in memories' feed (a leaf: memories.choices imports it while the
 models load, so it imports nothing of the project): their types, written by review's trigger through
 the feed's seam (migration 0007, ``zeromemory_feed_append()``), and the key under which the feed
-names their subject, the conflict (registered in memories.hooks by review.apps)."""
+names their subject, the conflict (read with the types by memories.choices)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from memories import hooks
+from memories.choices import FEED_SUBJECT_KEY_ORDER, FEED_SUBJECT_KEYS
 from memories.context import ContextPack
 from memories.embedding.tokens import counter_name
 from memories.humanize import age
@@ -55,7 +55,7 @@ def memory_body(memory: Memory) -> dict[str, Any]:
 
 def feed_event_body(event: FeedEvent) -> dict[str, Any]:
     """One event of the feed, and the envelope of a webhook delivery (docs/api.md). For an event
-    another app appended, its subject under the key that app registered (hooks.feed_subject_keys:
+    another app appended, its subject under the key that app declared (choices.FEED_SUBJECT_KEYS:
     review's conflicts, whose ``memory`` is the newer of the pair and ``data`` names both)."""
     body: dict[str, Any] = {
         "id": event.public_id,
@@ -64,8 +64,8 @@ def feed_event_body(event: FeedEvent) -> dict[str, Any]:
         "project": event.project.slug if event.project is not None else None,
         "memory": event.memory_id,
     }
-    for key in dict.fromkeys(hooks.feed_subject_keys.values()):
-        body[key] = event.subject_id if hooks.feed_subject_keys.get(event.type) == key else None
+    for key in FEED_SUBJECT_KEY_ORDER:
+        body[key] = event.subject_id if FEED_SUBJECT_KEYS.get(event.type) == key else None
     body["data"] = event.data
     return body
 
