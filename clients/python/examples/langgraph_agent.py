@@ -1,5 +1,7 @@
-"""A LangGraph agent whose store is zeromemory (docs/clients/langgraph.md). Run it against a server, with
-ZEROMEMORY_URL (e.g. http://127.0.0.1:8000) and ZEROMEMORY_TOKEN set: python clients/python/examples/langgraph_agent.py
+"""A LangGraph agent whose store is zeromemory (docs/clients/langgraph.md).
+
+Run it against a server with ZEROMEMORY_URL (e.g. http://127.0.0.1:8000) and
+ZEROMEMORY_TOKEN set: python clients/python/examples/langgraph_agent.py
 """
 
 from typing import TypedDict

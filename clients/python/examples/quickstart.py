@@ -1,5 +1,7 @@
-"""The Python client's tour (docs/clients/python.md). Run it against a server, with
-ZEROMEMORY_URL (e.g. http://127.0.0.1:8000) and ZEROMEMORY_TOKEN set: python clients/python/examples/quickstart.py
+"""The Python client's tour (docs/clients/python.md).
+
+Run it against a server with ZEROMEMORY_URL (e.g. http://127.0.0.1:8000) and
+ZEROMEMORY_TOKEN set: python clients/python/examples/quickstart.py
 """
 
 from zeromemory_client import Client, StaleTarget
