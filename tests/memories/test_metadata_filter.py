@@ -5,13 +5,14 @@ key given, with the same value; nested objects alike; arrays by their elements."
 from __future__ import annotations
 
 import json
+from typing import Any
 from urllib.parse import quote
 
 from memories.models import Memory
 from tests.factories import make_memory
 
 
-def _feed(persona, metadata: object) -> object:
+def _feed(persona, metadata: object) -> Any:
     return persona.client.get(f"/api/v1/memories/?metadata={quote(json.dumps(metadata))}")
 
 

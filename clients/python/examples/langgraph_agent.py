@@ -33,7 +33,7 @@ store = ZeromemoryStore(index=["text"])  # ZEROMEMORY_URL and ZEROMEMORY_TOKEN; 
 graph = builder.compile(store=store)
 
 for message in ["I like my coffee black.", "Oat milk in my coffee now.", "Tea only, please."]:
-    turn = graph.invoke({"user": "sam", "message": message})
+    turn = graph.invoke(Turn(user="sam", message=message))
     print(f"knew: {turn['known']!r} -> now: {message!r}")
 
 # Every put of the key was a declared supersede: the key keeps its version chain.
