@@ -25,7 +25,7 @@ def remember_preference(state: Turn, *, store: BaseStore) -> Turn:
     return {"known": known.value["text"] if known else "nothing yet"}
 
 
-builder = StateGraph(Turn)
+builder = StateGraph(Turn, input_schema=Turn, output_schema=Turn)
 builder.add_node("remember_preference", remember_preference)
 builder.add_edge(START, "remember_preference")
 builder.add_edge("remember_preference", END)
