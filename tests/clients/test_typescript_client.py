@@ -68,3 +68,58 @@ def test_node(name: str, server: str, alice: Persona, bob: Persona, dave: Person
     assert int(counts.get("tests", "0")) > 0, output
     assert counts["pass"] == counts["tests"], output
     assert (counts["fail"], counts["cancelled"], counts["skipped"], counts["todo"]) == ("0", "0", "0", "0"), output
+
+
+def test_the_documented_example_runs_unchanged_from_an_npm_install_of_the_folder(
+    server: str, alice: Persona, tmp_path: Path
+) -> None:
+    # A project of the user's own, with nothing but `npm install <the folder>` (offline: the
+    # package needs nothing from a registry), and the example copied in as it is.
+    project = tmp_path / "app"
+    project.mkdir()
+    (project / "package.json").write_text('{"name": "app", "version": "1.0.0", "private": true}\n')
+    npm = _run(
+        [_tool("npm"), "install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", str(PACKAGE)], cwd=project
+    )
+    assert npm.returncode == 0, npm.stdout + npm.stderr
+    shutil.copy(PACKAGE / "examples" / "quickstart.mjs", project / "quickstart.mjs")
+
+    done = _run(
+        [_tool("node"), "quickstart.mjs"], cwd=project, env={"ZEROMEMORY_URL": server, "ZEROMEMORY_TOKEN": alice.token}
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    # The context pack's lines carry the day they were written.
+    shown = re.sub(r"\d{4}-\d{2}-\d{2}", "<day>", done.stdout)
+    assert shown == (
+        "signed in as alice\n"
+        "replaced the Monday version: true\n"
+        "recall: The deploy window is Friday 14:00 UTC.\n"
+        "stale: the current version is the Friday one: true\n"
+        "history: superseded The deploy window is Monday 10:00 UTC.\n"
+        "history: live The deploy window is Friday 14:00 UTC.\n"
+        "Current facts, most relevant first:\n"
+        "- (decision, <day>) The deploy window is Friday 14:00 UTC.\n"
+        "  was: The deploy window is Monday 10:00 UTC. (until <day>)\n"
+        "not found: 404 not_found\n"
+    ), done.stdout + done.stderr
+    # What the server holds: the two versions, and nothing of the refused compare-and-set.
+    stored = Memory.objects.filter(owner=alice.user).order_by("created_at").values_list("content", "state")
+    assert list(stored) == [
+        ("The deploy window is Monday 10:00 UTC.", "superseded"),
+        ("The deploy window is Friday 14:00 UTC.", "live"),
+    ]
+
+
+def test_the_committed_dist_is_what_tsc_builds_from_src(tmp_path: Path) -> None:
+    # dist/ is committed so that `npm install <the folder>` needs no build (npm links the folder
+    # and installs none of its devDependencies): it must be the build of src/ as it is now.
+    tsc = PACKAGE / "node_modules" / ".bin" / "tsc"
+    assert tsc.exists(), "clients/typescript/node_modules is missing: ./zm test runs npm ci there"
+    built = tmp_path / "dist"
+    done = _run([str(tsc), "-p", "tsconfig.json", "--outDir", str(built)], cwd=PACKAGE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    committed = PACKAGE / "dist"
+    names = sorted(path.relative_to(built).as_posix() for path in built.rglob("*") if path.is_file())
+    assert names == sorted(path.relative_to(committed).as_posix() for path in committed.rglob("*") if path.is_file())
+    _, mismatch, errors = filecmp.cmpfiles(built, committed, names, shallow=False)
+    assert (mismatch, errors) == ([], []), "dist/ is stale: npm run build in clients/typescript, and commit it"
