@@ -26,6 +26,7 @@ from tests.platform.helpers import ROOT
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PACKAGE = ROOT / "clients" / "typescript"
+DOC = ROOT / "docs" / "clients" / "typescript.md"
 NODE_TESTS = ["memories.test.mjs", "lists.test.mjs", "retries.test.mjs"]
 NODE_TIMEOUT = 240
 
@@ -90,6 +91,11 @@ def test_the_documented_example_runs_unchanged_from_an_npm_install_of_the_folder
     assert done.returncode == 0, done.stdout + done.stderr
     # The context pack's lines carry the day they were written.
     shown = re.sub(r"\d{4}-\d{2}-\d{2}", "<day>", done.stdout)
+    page = DOC.read_text()
+    assert f"```js\n{(PACKAGE / 'examples' / 'quickstart.mjs').read_text()}```\n" in page, "the page shows the file"
+    documented = re.search(r"node quickstart\.mjs\n```\n\n```\n(.*?)```\n", page, re.DOTALL)
+    assert documented is not None, "the page shows the example's output after its command"
+    assert re.sub(r"\d{4}-\d{2}-\d{2}", "<day>", documented.group(1)) == shown
     assert shown == (
         "signed in as alice\n"
         "replaced the Monday version: true\n"
