@@ -4,8 +4,9 @@ The client's own tests are node's (``node --test``, clients/typescript/test/): e
 here against the module's gunicorn, with the personas' tokens in its environment, and must
 report every one of its tests passed (node's TAP summary; its whole output is shown on a
 failure). Beside them: the documented example, run unchanged from a project that installed the
-package with ``npm install <the folder>`` and nothing else, and the committed ``dist/``, which
-must be what ``tsc`` builds from ``src/`` now.
+package with ``npm install <the folder>`` and nothing else; the committed ``dist/``, which must be
+what ``tsc`` builds from ``src/`` now; and a TypeScript caller type-checked against its
+declarations.
 """
 
 from __future__ import annotations
@@ -129,3 +130,12 @@ def test_the_committed_dist_is_what_tsc_builds_from_src(tmp_path: Path) -> None:
     assert names == sorted(path.relative_to(committed).as_posix() for path in committed.rglob("*") if path.is_file())
     _, mismatch, errors = filecmp.cmpfiles(built, committed, names, shallow=False)
     assert (mismatch, errors) == ([], []), "dist/ is stale: npm run build in clients/typescript, and commit it"
+
+
+def test_a_typescript_caller_type_checks_against_the_declarations() -> None:
+    # test/types.check.ts uses every method as a TypeScript caller would, through the package's
+    # own name (dist/*.d.ts), and misuses it where the types must refuse (@ts-expect-error).
+    tsc = PACKAGE / "node_modules" / ".bin" / "tsc"
+    assert tsc.exists(), "clients/typescript/node_modules is missing: ./zm test runs npm ci there"
+    done = _run([str(tsc), "-p", "tsconfig.check.json"], cwd=PACKAGE)
+    assert done.returncode == 0, done.stdout + done.stderr
