@@ -27,7 +27,10 @@ const contents = async () => (await all(client().feed({ state: "all" }))).map((m
 test("a remember whose answer is lost is retried with the same key and stored once", async () => {
   await withProxy(["drop-answer"], async (proxy) => {
     const result = await through(proxy).remember("Retried write: the VPN gateway is vpn-2.", { project: "acme" });
+    // The first attempt's answer, replayed: a second attempt under a new key would have been
+    // absorbed into the stored memory (the same text in the same session, R-D1) and answered 200.
     assert.equal(result.status, 201);
+    assert.equal(result.absorbed, false);
     assert.equal(proxy.connections.length, 2);
     assert.deepEqual(
       proxy.connections.map((seen) => [seen.behaviour, seen.forwarded]),
@@ -61,6 +64,7 @@ test("a batch whose answer is lost is retried and stored once", async () => {
       { content: "Batch retry: the wiki moved to wiki.example.org." },
       { content: "Batch retry: builds take nine minutes." },
     ]);
+    // Replayed, not absorbed (200) as a second run of the batch would have been.
     assert.deepEqual(
       results.map((item) => item.status),
       [201, 201],
@@ -150,21 +154,28 @@ test("a link or a resolve that was refused (503), or never connected, is sent ag
     assert.equal(proxy.connections.length, 2);
   });
 
-  // Connection refused: nothing listens on the port until after the first attempt has failed.
+  // Connection refused: nothing listens on the port until the first attempt has failed (the
+  // fetch given to the client starts the proxy then), and the retry reaches the server.
   const port = await freePort();
-  const pending = new Client({ baseUrl: `http://127.0.0.1:${port}`, token: TOKENS.alice, backoffMs: 600 }).link(
-    a.memory.id,
-    b.memory.id,
-    "relates_to",
-  );
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  const proxy = await startProxy(UPSTREAM, [], { port });
+  const attempts = [];
+  let proxy;
+  const watched = async (url, init) => {
+    try {
+      return await fetch(url, init);
+    } catch (failure) {
+      attempts.push(failure.cause?.code);
+      proxy ??= await startProxy(UPSTREAM, [], { port });
+      throw failure;
+    }
+  };
+  const refused = new Client({ baseUrl: `http://127.0.0.1:${port}`, token: TOKENS.alice, backoffMs: 50, fetch: watched });
   try {
-    const link = await pending;
+    const link = await refused.link(a.memory.id, b.memory.id, "relates_to");
     assert.equal(link.type, "relates_to");
+    assert.deepEqual(attempts, ["ECONNREFUSED"]);
     assert.equal(proxy.connections.length, 1);
   } finally {
-    await proxy.close();
+    await proxy?.close();
   }
 });
 
