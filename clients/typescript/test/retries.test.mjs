@@ -154,6 +154,23 @@ test("a link or a resolve that was refused (503), or never connected, is sent ag
     assert.equal(proxy.connections.length, 2);
   });
 
+  // A fork (two writes superseding one version) opens a conflict; its resolve is refused once.
+  const target = await alice.remember("Retry resolve: standup is at 09:00.");
+  await alice.remember("Retry resolve: standup is at 09:30.", { supersedes: [target.memory.id] });
+  await alice.remember("Retry resolve: standup is at 10:00.", { supersedes: [target.memory.id] });
+  const [conflict] = (await all(alice.conflicts())).filter((item) => item.stale_version === target.memory.id);
+  await withProxy(["refuse-503"], async (proxy) => {
+    const resolved = await through(proxy).resolveConflict(conflict.id, "keep_both");
+    assert.deepEqual([resolved.id, resolved.status, resolved.resolution], [conflict.id, "resolved", "keep_both"]);
+    assert.deepEqual(
+      proxy.connections.map((seen) => [seen.behaviour, seen.forwarded]),
+      [
+        ["refuse-503", false],
+        ["forward", true],
+      ],
+    );
+  });
+
   // Connection refused: nothing listens on the port until the first attempt has failed (the
   // fetch given to the client starts the proxy then), and the retry reaches the server.
   const port = await freePort();
