@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 
@@ -106,6 +107,7 @@ def context_pack(
     as_of: datetime | None = None,
     valid_at: datetime | None = None,
     include_expired: bool = False,
+    metadata: dict[str, Any] | None = None,
 ) -> ContextPack:
     limit = min(CANDIDATES, max(10, -(-max_tokens // MIN_ITEM_TOKENS)))
     hits = recall(
@@ -117,6 +119,7 @@ def context_pack(
         as_of=as_of,
         valid_at=valid_at,
         include_expired=include_expired,
+        metadata=metadata,
         # 30 beyond the limit rather than recall's 3 times: the same best 50 for 120 of 120
         # questions at 100,000 memories, 7 ms sooner (docs/api.md).
         candidates=limit + EXTRA_CANDIDATES,

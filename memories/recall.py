@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import DEFAULT_DB_ALIAS
@@ -75,14 +76,18 @@ def hit_rows(ids: list[str]) -> dict[str, Memory]:
     return rows
 
 
-def ranks_exactly(*, project: object, kinds: list[str] | None, as_of: datetime | None) -> bool:
+def ranks_exactly(
+    *, project: object, kinds: list[str] | None, as_of: datetime | None, metadata: dict[str, Any] | None = None
+) -> bool:
     """Whether recall's vector side skips the HNSW index for these filters.
 
     A project, kinds or a point in time narrow the set to thousands of rows, where the exact
     scan is fast and the HNSW walk found only 0.91 of the true top 10 (bench/suite.py, a
     project and a kind at 100,000 memories); over everything visible the walk found 1.00.
+    A metadata filter may keep as few as one row (a LangGraph key): an HNSW walk filtered
+    after the fact would come back short, so it is exact as well.
     """
-    return project is not None or bool(kinds) or as_of is not None
+    return project is not None or bool(kinds) or as_of is not None or bool(metadata)
 
 
 def recall(
@@ -96,6 +101,7 @@ def recall(
     as_of: datetime | None = None,
     valid_at: datetime | None = None,
     include_expired: bool = False,
+    metadata: dict[str, Any] | None = None,
     use_text: bool = True,
     candidates: int | None = None,
 ) -> list[RecallHit]:
@@ -115,6 +121,8 @@ def recall(
     unscoped = visible_memories(user)
     if kinds:
         unscoped = unscoped.filter(kind__in=kinds)
+    if metadata:
+        unscoped = unscoped.filter(metadata__contains=metadata)
     if valid_at is not None or not include_expired:
         unscoped = unscoped.filter(valid_condition(valid_at))
     if as_of is not None:
@@ -129,7 +137,7 @@ def recall(
         memories = unscoped.filter(Q(project=project) | Q(project__isnull=True, owner_id=user.pk))
 
     candidates = max(candidates or limit * 3, limit, MIN_CANDIDATES)
-    exact = ranks_exactly(project=project, kinds=kinds, as_of=as_of)
+    exact = ranks_exactly(project=project, kinds=kinds, as_of=as_of, metadata=metadata)
     # The same resemblance as similar_existing's (memories.search): vector similarity plus the
     # weighted lexical match of the question's rarest words plus the sentence side.
     scored = question_ranking(

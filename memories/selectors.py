@@ -61,8 +61,10 @@ def memory_feed(
     kind: str | None = None,
     project: Project | None = None,
     query: str | None = None,
+    metadata: dict[str, Any] | None = None,
 ) -> QuerySet[Memory]:
-    """Visible memories, newest first, for the feed (SPEC R-O7)."""
+    """Visible memories, newest first, for the feed (SPEC R-O7); ``metadata``: those whose
+    metadata contains it (JSON containment)."""
     memories = visible_memories(user).select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS)
     if state != "all":
         memories = memories.filter(state=state)
@@ -72,6 +74,8 @@ def memory_feed(
         memories = memories.filter(project=project)
     if query:
         memories = memories.filter(content__icontains=query)
+    if metadata:
+        memories = memories.filter(metadata__contains=metadata)
     return memories.order_by("-created_at", "-id")
 
 
@@ -89,6 +93,7 @@ def memory_feed_page(
     kind: str | None = None,
     project: Project | None = None,
     query: str | None = None,
+    metadata: dict[str, Any] | None = None,
     after: tuple[datetime, str] | None = None,
     size: int,
 ) -> FeedPage:
@@ -97,7 +102,7 @@ def memory_feed_page(
     A page is read from where the last one ended, not counted from the top, so memories written
     meanwhile neither shift nor repeat rows.
     """
-    memories = memory_feed(user=user, state=state, kind=kind, project=project, query=query)
+    memories = memory_feed(user=user, state=state, kind=kind, project=project, query=query, metadata=metadata)
     if after is not None:
         created_at, memory_id = after
         memories = memories.filter(Q(created_at__lt=created_at) | Q(created_at=created_at, id__lt=memory_id))

@@ -17,6 +17,7 @@ from memories.agent.fields import (
     Invalid,
     Items,
     Json,
+    JsonObject,
     Shape,
     Text,
     Timestamp,
@@ -215,6 +216,18 @@ REMEMBER = Shape(
     hints=dict.fromkeys(("supersedes", "supersede", "replaces"), _SUPERSEDE_HINT),
 )
 
+
+def _metadata_filter() -> JsonObject:
+    # JSON containment (PostgreSQL's @>), the one meaning of a metadata filter wherever it is read.
+    return JsonObject(
+        required=False,
+        allow_null=True,
+        max_bytes=MAX_METADATA_BYTES,
+        description="Only memories whose metadata contains this JSON object: each key with the same value, "
+        'nested objects alike, arrays by their elements (e.g. {"team": "infra"}).',
+    )
+
+
 # What recall and the context pack both read by: the question and the filters on what it finds.
 _READ_FILTERS = {
     "query": Text(max_length=MAX_CONTENT_LENGTH, description="What to look for, in words."),
@@ -232,6 +245,7 @@ _READ_FILTERS = {
     "include_expired": Boolean(
         default=False, description="Also memories whose valid time has ended (left out by default)."
     ),
+    "metadata": _metadata_filter(),
 }
 
 RECALL = Shape(
@@ -321,6 +335,7 @@ FEED = Shape(
         "kind": Choice(choices=KINDS, required=False, description="Only memories of this kind."),
         "project": _project("Only this project's memories."),
         "q": Text(max_length=MAX_FEED_QUERY_LENGTH, required=False, description="Text search of content."),
+        "metadata": _metadata_filter(),
     },
     passthrough=_PAGE_KEYS,
 )

@@ -287,6 +287,30 @@ class Json(Field):
 
 
 @dataclass(frozen=True, kw_only=True)
+class JsonObject(Field):
+    """A JSON object: in a body as it is; in a query string (the REST feed) as JSON text."""
+
+    max_bytes: int | None = None
+
+    def convert(self, data: Any, *, query: bool) -> dict[str, Any]:
+        if query and isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                raise Invalid(['Value must be a JSON object, e.g. {"team": "infra"}.']) from None
+        if not isinstance(data, dict):
+            raise Invalid([f'Expected a JSON object but got type "{type(data).__name__}".'])
+        if self.max_bytes is not None:
+            size = len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
+            if size > self.max_bytes:
+                raise Invalid([f"The object is {size} bytes of JSON; the limit is {self.max_bytes}."])
+        return data
+
+    def type_schema(self) -> Schema:
+        return {"type": "object"}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Items(Field):
     child: Field | Shape = field(default_factory=Field)
     min_length: int | None = None

@@ -115,6 +115,7 @@ def _read_filters(fields: dict[str, Any]) -> dict[str, Any]:
         "as_of": fields.get("as_of"),
         "valid_at": fields.get("valid_at"),
         "include_expired": fields["include_expired"],
+        "metadata": fields.get("metadata"),
     }
 
 
@@ -215,7 +216,13 @@ def detail(*, user: User, memory_id: str) -> Body:
 def _feed_filters(user: User, arguments: Any) -> dict[str, Any]:
     params = contract.FEED.parse(arguments)
     project = selectors.project_for_member(user=user, slug=params["project"]) if params.get("project") else None
-    return {"state": params["state"], "kind": params.get("kind"), "project": project, "query": params.get("q")}
+    return {
+        "state": params["state"],
+        "kind": params.get("kind"),
+        "project": project,
+        "query": params.get("q"),
+        "metadata": params.get("metadata"),
+    }
 
 
 def feed_rows(*, user: User, arguments: Any) -> QuerySet[Memory]:

@@ -150,6 +150,9 @@ def shape_parameters(shape: Shape) -> list[OpenApiParameter]:
         schema = openapi_schema(spec.schema())
         schema.pop("nullable", None)  # a query string has no null: an empty value is left out
         description = schema.pop("description", "")
+        if schema.get("type") == "object":  # a query string carries an object as its JSON text
+            schema = {"type": "string"}
+            description += " In the query string, as JSON text (URL-encoded)."
         parameters.append(
             OpenApiParameter(name, schema, OpenApiParameter.QUERY, required=not spec.optional, description=description)
         )

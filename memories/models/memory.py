@@ -147,6 +147,11 @@ class Memory(models.Model):
                 condition=Q(state=State.LIVE),
                 name="memory_owner_search_idx",
             ),
+            # The metadata filter (JSON containment, @>) of the feed and recall: a LangGraph
+            # store's get is one key among all of a scope's memories, a scan of every visible row
+            # without it (23 ms at 10,000 memories; docs/clients/langgraph.md). jsonb_path_ops
+            # indexes only containment, at a third of the default opclass's size.
+            GinIndex(fields=["metadata"], opclasses=["jsonb_path_ops"], name="memory_metadata_idx"),
             # recall's vector side (memories.search, vector_ranking), with iterative scans.
             # ef_construction 128, not pgvector's 64: at 100,000 memories the walk under the
             # visibility filter found 0.977 of the exact top 10 with 64 (some questions none of
