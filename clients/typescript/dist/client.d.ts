@@ -6,11 +6,13 @@ export interface ClientOptions {
     token: string;
     /** Attempts per call, the first included (default 4): retries are for safe failures only. */
     maxAttempts?: number;
-    /** The first retry's delay in ms, doubled for each next one, with jitter (default 200). */
+    /** The first retry's delay in ms, doubled for each next one up to `maxBackoffMs` (default 4000),
+     * with jitter (default 250). The same policy as the Python client's. */
     backoffMs?: number;
-    /** The longest wait between attempts, ms (default 30000): a 429 whose Retry-After asks for
-     * longer is not retried but thrown at once as RateLimited, with its `retryAfter`. */
-    maxDelayMs?: number;
+    maxBackoffMs?: number;
+    /** The longest Retry-After the client waits for, ms (default 30000): a 429 that asks for longer
+     * is thrown at once as RateLimited, with its `retryAfter` (a 503's waits the backoff instead). */
+    maxRetryAfterMs?: number;
     /** How long one attempt may take, ms (default 30000); a timed-out attempt counts as a
      * connection failure. */
     timeoutMs?: number;
@@ -33,6 +35,11 @@ export interface RememberOptions {
     validFrom?: When | null;
     validUntil?: When | null;
 }
+export interface RememberCallOptions extends RememberOptions {
+    /** The call's Idempotency-Key; a new random one by default. Give your own to make a write
+     * safe to repeat across restarts of your process (the server keeps keys for 24 hours). */
+    idempotencyKey?: string;
+}
 export interface RememberItem extends RememberOptions {
     content: string;
 }
@@ -42,6 +49,8 @@ export interface ReadFilters {
     asOf?: When | null;
     validAt?: When | null;
     includeExpired?: boolean;
+    /** Only memories whose metadata contains this object (JSON containment, docs/api.md). */
+    metadata?: Record<string, unknown> | null;
 }
 export interface RecallOptions extends ReadFilters {
     /** 1–50, default 10. */
@@ -52,11 +61,11 @@ export interface ContextOptions extends ReadFilters {
     /** 16–8192, default 1000. */
     maxTokens?: number;
 }
-/** Where a list starts: the `next` of an earlier page (the URL the server gave, or its cursor). */
 interface PageOptions {
+    /** Where the list starts: the `next` of an earlier page (the URL the server gave, or its cursor). */
     cursor?: string;
-    /** The page size the client asks for (the iterators still follow every page). */
-    limit?: number;
+    /** The page size asked of the server; not a cap on the items: the iterators follow every page. */
+    pageSize?: number;
 }
 export interface FeedOptions extends PageOptions {
     state?: FeedState;
@@ -64,6 +73,8 @@ export interface FeedOptions extends PageOptions {
     project?: string;
     /** Text search of content. */
     q?: string;
+    /** Only memories whose metadata contains this object (JSON containment, docs/api.md). */
+    metadata?: Record<string, unknown>;
 }
 export interface EventsOptions extends PageOptions {
     project?: string;
@@ -90,7 +101,7 @@ export declare class Client {
     constructor(options: ClientOptions);
     /** Store a memory (201), or absorb a restatement into an existing one (200, `absorbed`). One
      * Idempotency-Key for the call, the same on every retry: a retried write is stored once. */
-    remember(content: string, options?: RememberOptions): Promise<RememberResult & {
+    remember(content: string, options?: RememberCallOptions): Promise<RememberResult & {
         status: 200 | 201;
     }>;
     /** Up to 200 remembers in one request, answered item by item in order (`status` and the remember
@@ -98,6 +109,7 @@ export declare class Client {
      * nothing is stored and its error is thrown. One Idempotency-Key covers the batch. */
     rememberBatch(items: readonly RememberItem[], options?: {
         atomic?: boolean;
+        idempotencyKey?: string;
     }): Promise<BatchItemResult[]>;
     /** Forget a memory (reversible: restore). Idempotent on a forgotten one. */
     forget(id: string, options?: {

@@ -1,6 +1,9 @@
 // The client: one method per operation of docs/api.md, over the global fetch and nothing else.
 import { errorFromAnswer, TransportError } from "./errors.js";
-const RETRY_STATUSES = new Set([429, 503]);
+// 429 and 503 are retried for every call: the server did nothing (a 429 is refused before
+// anything runs; on a 503 the write rolled back whole, SPEC R-S9). A gateway's 502 or 504 only for
+// the calls safe to replay: the request may or may not have reached the server.
+const GATEWAY_STATUSES = new Set([502, 504]);
 // Failures that happen before a request is sent: nothing reached the server.
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 export class Client {
@@ -8,7 +11,8 @@ export class Client {
     #token;
     #maxAttempts;
     #backoffMs;
-    #maxDelayMs;
+    #maxBackoffMs;
+    #maxRetryAfterMs;
     #timeoutMs;
     #fetch;
     constructor(options) {
@@ -19,8 +23,9 @@ export class Client {
         this.baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
         this.#token = options.token;
         this.#maxAttempts = Math.max(1, options.maxAttempts ?? 4);
-        this.#backoffMs = options.backoffMs ?? 200;
-        this.#maxDelayMs = options.maxDelayMs ?? 30_000;
+        this.#backoffMs = options.backoffMs ?? 250;
+        this.#maxBackoffMs = options.maxBackoffMs ?? 4_000;
+        this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
         this.#timeoutMs = options.timeoutMs ?? 30_000;
         this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     }
@@ -28,12 +33,13 @@ export class Client {
     /** Store a memory (201), or absorb a restatement into an existing one (200, `absorbed`). One
      * Idempotency-Key for the call, the same on every retry: a retried write is stored once. */
     async remember(content, options = {}) {
+        const { idempotencyKey, ...fields } = options;
         const answer = await this.#request({
             method: "POST",
             path: "memories/",
-            body: rememberBody({ ...options, content }),
+            body: rememberBody({ ...fields, content }),
             retry: "keyed",
-            idempotencyKey: newKey(),
+            idempotencyKey: idempotencyKey ?? newKey(),
         });
         return { ...answer.body, status: answer.status === 200 ? 200 : 201 };
     }
@@ -49,7 +55,7 @@ export class Client {
             path: "memories/batch/",
             body,
             retry: "keyed",
-            idempotencyKey: newKey(),
+            idempotencyKey: options.idempotencyKey ?? newKey(),
         });
         return answer.body.results;
     }
@@ -109,7 +115,14 @@ export class Client {
     // --- lists: one page, or every item following the cursor -------------------------------------
     /** One page of the memory feed, newest first. */
     async feedPage(options = {}) {
-        const query = pageQuery(options, { state: options.state, kind: options.kind, project: options.project, q: options.q });
+        const metadata = options.metadata === undefined ? undefined : JSON.stringify(options.metadata);
+        const query = pageQuery(options, {
+            state: options.state,
+            kind: options.kind,
+            project: options.project,
+            q: options.q,
+            metadata,
+        });
         return (await this.#request({ method: "GET", path: "memories/", query, retry: "safe" })).body;
     }
     /** Every memory of the feed (newest first), page after page until `next` is null. */
@@ -196,20 +209,35 @@ export class Client {
                 return { status: response.status, body: parsed };
             const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
             const error = errorFromAnswer(response.status, parsed, retryAfter);
-            // A keyed write whose first attempt is still running (the connection dropped, the server
-            // went on): wait, and the retry replays its answer.
-            const inProgress = spec.retry === "keyed" && error.code === "idempotency_in_progress";
-            if (last || !(RETRY_STATUSES.has(response.status) || inProgress))
+            if (last)
                 throw error;
-            const wait = retryAfter !== null ? retryAfter * 1000 : this.#backoff(attempt);
-            if (wait > this.#maxDelayMs)
+            const asked = retryAfter === null ? null : retryAfter * 1000;
+            let wait;
+            if (response.status === 429) {
+                wait = asked ?? this.#backoff(attempt);
+                if (wait > this.#maxRetryAfterMs)
+                    throw error; // not worth waiting for: the caller decides
+            }
+            else if (response.status === 503) {
+                wait = asked !== null && asked <= this.#maxRetryAfterMs ? asked : this.#backoff(attempt);
+            }
+            else if (GATEWAY_STATUSES.has(response.status) && spec.retry !== "unsafe") {
+                wait = this.#backoff(attempt);
+            }
+            else if (spec.retry === "keyed" && error.code === "idempotency_in_progress") {
+                // This very write's first attempt still runs on the server (its answer was lost on the
+                // way): wait, and the retry replays its answer.
+                wait = this.#backoff(attempt);
+            }
+            else {
                 throw error;
+            }
             await sleep(wait);
         }
     }
     #backoff(attempt) {
-        const base = this.#backoffMs * 2 ** (attempt - 1);
-        return Math.min(this.#maxDelayMs, base / 2 + Math.random() * (base / 2));
+        const base = Math.min(this.#maxBackoffMs, this.#backoffMs * 2 ** (attempt - 1));
+        return base / 2 + Math.random() * (base / 2);
     }
 }
 // --- bodies ----------------------------------------------------------------------------------
@@ -235,6 +263,7 @@ function readBody(query, options) {
     put(body, "as_of", options.asOf === undefined ? undefined : isoOrNull(options.asOf));
     put(body, "valid_at", options.validAt === undefined ? undefined : isoOrNull(options.validAt));
     put(body, "include_expired", options.includeExpired);
+    put(body, "metadata", options.metadata);
     return body;
 }
 /** A list's query: the filters, or, for a next page, the query of the `next` URL the server gave
@@ -246,8 +275,8 @@ function pageQuery(options, filters) {
         if (/^https?:\/\//.test(options.cursor)) {
             const next = new URL(options.cursor).searchParams;
             // The server's next carries the page size it was asked for; one given now wins.
-            if (options.limit !== undefined)
-                next.set("limit", String(options.limit));
+            if (options.pageSize !== undefined)
+                next.set("limit", String(options.pageSize));
             return next;
         }
         query.set("cursor", options.cursor);
@@ -256,8 +285,8 @@ function pageQuery(options, filters) {
         if (value !== undefined)
             query.set(key, value);
     }
-    if (options.limit !== undefined)
-        query.set("limit", String(options.limit));
+    if (options.pageSize !== undefined)
+        query.set("limit", String(options.pageSize));
     return query;
 }
 // The server's contract is strict (docs/api.md): a key it does not define is refused, so a key the

@@ -29,11 +29,13 @@ export interface ClientOptions {
   token: string;
   /** Attempts per call, the first included (default 4): retries are for safe failures only. */
   maxAttempts?: number;
-  /** The first retry's delay in ms, doubled for each next one, with jitter (default 200). */
+  /** The first retry's delay in ms, doubled for each next one up to `maxBackoffMs` (default 4000),
+   * with jitter (default 250). The same policy as the Python client's. */
   backoffMs?: number;
-  /** The longest wait between attempts, ms (default 30000): a 429 whose Retry-After asks for
-   * longer is not retried but thrown at once as RateLimited, with its `retryAfter`. */
-  maxDelayMs?: number;
+  maxBackoffMs?: number;
+  /** The longest Retry-After the client waits for, ms (default 30000): a 429 that asks for longer
+   * is thrown at once as RateLimited, with its `retryAfter` (a 503's waits the backoff instead). */
+  maxRetryAfterMs?: number;
   /** How long one attempt may take, ms (default 30000); a timed-out attempt counts as a
    * connection failure. */
   timeoutMs?: number;
@@ -59,6 +61,12 @@ export interface RememberOptions {
   validUntil?: When | null;
 }
 
+export interface RememberCallOptions extends RememberOptions {
+  /** The call's Idempotency-Key; a new random one by default. Give your own to make a write
+   * safe to repeat across restarts of your process (the server keeps keys for 24 hours). */
+  idempotencyKey?: string;
+}
+
 export interface RememberItem extends RememberOptions {
   content: string;
 }
@@ -69,6 +77,8 @@ export interface ReadFilters {
   asOf?: When | null;
   validAt?: When | null;
   includeExpired?: boolean;
+  /** Only memories whose metadata contains this object (JSON containment, docs/api.md). */
+  metadata?: Record<string, unknown> | null;
 }
 
 export interface RecallOptions extends ReadFilters {
@@ -82,11 +92,11 @@ export interface ContextOptions extends ReadFilters {
   maxTokens?: number;
 }
 
-/** Where a list starts: the `next` of an earlier page (the URL the server gave, or its cursor). */
 interface PageOptions {
+  /** Where the list starts: the `next` of an earlier page (the URL the server gave, or its cursor). */
   cursor?: string;
-  /** The page size the client asks for (the iterators still follow every page). */
-  limit?: number;
+  /** The page size asked of the server; not a cap on the items: the iterators follow every page. */
+  pageSize?: number;
 }
 
 export interface FeedOptions extends PageOptions {
@@ -95,6 +105,8 @@ export interface FeedOptions extends PageOptions {
   project?: string;
   /** Text search of content. */
   q?: string;
+  /** Only memories whose metadata contains this object (JSON containment, docs/api.md). */
+  metadata?: Record<string, unknown>;
 }
 
 export interface EventsOptions extends PageOptions {
@@ -140,7 +152,10 @@ interface Answer<T> {
   body: T;
 }
 
-const RETRY_STATUSES = new Set([429, 503]);
+// 429 and 503 are retried for every call: the server did nothing (a 429 is refused before
+// anything runs; on a 503 the write rolled back whole, SPEC R-S9). A gateway's 502 or 504 only for
+// the calls safe to replay: the request may or may not have reached the server.
+const GATEWAY_STATUSES = new Set([502, 504]);
 // Failures that happen before a request is sent: nothing reached the server.
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
@@ -149,7 +164,8 @@ export class Client {
   readonly #token: string;
   readonly #maxAttempts: number;
   readonly #backoffMs: number;
-  readonly #maxDelayMs: number;
+  readonly #maxBackoffMs: number;
+  readonly #maxRetryAfterMs: number;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
 
@@ -159,8 +175,9 @@ export class Client {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
     this.#token = options.token;
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? 4);
-    this.#backoffMs = options.backoffMs ?? 200;
-    this.#maxDelayMs = options.maxDelayMs ?? 30_000;
+    this.#backoffMs = options.backoffMs ?? 250;
+    this.#maxBackoffMs = options.maxBackoffMs ?? 4_000;
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
@@ -169,13 +186,17 @@ export class Client {
 
   /** Store a memory (201), or absorb a restatement into an existing one (200, `absorbed`). One
    * Idempotency-Key for the call, the same on every retry: a retried write is stored once. */
-  async remember(content: string, options: RememberOptions = {}): Promise<RememberResult & { status: 200 | 201 }> {
+  async remember(
+    content: string,
+    options: RememberCallOptions = {},
+  ): Promise<RememberResult & { status: 200 | 201 }> {
+    const { idempotencyKey, ...fields } = options;
     const answer = await this.#request<RememberResult>({
       method: "POST",
       path: "memories/",
-      body: rememberBody({ ...options, content }),
+      body: rememberBody({ ...fields, content }),
       retry: "keyed",
-      idempotencyKey: newKey(),
+      idempotencyKey: idempotencyKey ?? newKey(),
     });
     return { ...answer.body, status: answer.status === 200 ? 200 : 201 };
   }
@@ -183,7 +204,10 @@ export class Client {
   /** Up to 200 remembers in one request, answered item by item in order (`status` and the remember
    * answer, or `status` and `error`). With `atomic`, the first failing item fails the whole batch:
    * nothing is stored and its error is thrown. One Idempotency-Key covers the batch. */
-  async rememberBatch(items: readonly RememberItem[], options: { atomic?: boolean } = {}): Promise<BatchItemResult[]> {
+  async rememberBatch(
+    items: readonly RememberItem[],
+    options: { atomic?: boolean; idempotencyKey?: string } = {},
+  ): Promise<BatchItemResult[]> {
     const body: Record<string, unknown> = { items: items.map(rememberBody) };
     if (options.atomic !== undefined) body["atomic"] = options.atomic;
     const answer = await this.#request<{ results: BatchItemResult[] }>({
@@ -191,7 +215,7 @@ export class Client {
       path: "memories/batch/",
       body,
       retry: "keyed",
-      idempotencyKey: newKey(),
+      idempotencyKey: options.idempotencyKey ?? newKey(),
     });
     return answer.body.results;
   }
@@ -262,7 +286,14 @@ export class Client {
 
   /** One page of the memory feed, newest first. */
   async feedPage(options: FeedOptions = {}): Promise<Page<Memory>> {
-    const query = pageQuery(options, { state: options.state, kind: options.kind, project: options.project, q: options.q });
+    const metadata = options.metadata === undefined ? undefined : JSON.stringify(options.metadata);
+    const query = pageQuery(options, {
+      state: options.state,
+      kind: options.kind,
+      project: options.project,
+      q: options.q,
+      metadata,
+    });
     return (await this.#request<Page<Memory>>({ method: "GET", path: "memories/", query, retry: "safe" })).body;
   }
 
@@ -350,19 +381,30 @@ export class Client {
 
       const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
       const error = errorFromAnswer(response.status, parsed, retryAfter);
-      // A keyed write whose first attempt is still running (the connection dropped, the server
-      // went on): wait, and the retry replays its answer.
-      const inProgress = spec.retry === "keyed" && error.code === "idempotency_in_progress";
-      if (last || !(RETRY_STATUSES.has(response.status) || inProgress)) throw error;
-      const wait = retryAfter !== null ? retryAfter * 1000 : this.#backoff(attempt);
-      if (wait > this.#maxDelayMs) throw error;
+      if (last) throw error;
+      const asked = retryAfter === null ? null : retryAfter * 1000;
+      let wait: number;
+      if (response.status === 429) {
+        wait = asked ?? this.#backoff(attempt);
+        if (wait > this.#maxRetryAfterMs) throw error; // not worth waiting for: the caller decides
+      } else if (response.status === 503) {
+        wait = asked !== null && asked <= this.#maxRetryAfterMs ? asked : this.#backoff(attempt);
+      } else if (GATEWAY_STATUSES.has(response.status) && spec.retry !== "unsafe") {
+        wait = this.#backoff(attempt);
+      } else if (spec.retry === "keyed" && error.code === "idempotency_in_progress") {
+        // This very write's first attempt still runs on the server (its answer was lost on the
+        // way): wait, and the retry replays its answer.
+        wait = this.#backoff(attempt);
+      } else {
+        throw error;
+      }
       await sleep(wait);
     }
   }
 
   #backoff(attempt: number): number {
-    const base = this.#backoffMs * 2 ** (attempt - 1);
-    return Math.min(this.#maxDelayMs, base / 2 + Math.random() * (base / 2));
+    const base = Math.min(this.#maxBackoffMs, this.#backoffMs * 2 ** (attempt - 1));
+    return base / 2 + Math.random() * (base / 2);
   }
 }
 
@@ -391,6 +433,7 @@ function readBody(query: string, options: ReadFilters): Record<string, unknown> 
   put(body, "as_of", options.asOf === undefined ? undefined : isoOrNull(options.asOf));
   put(body, "valid_at", options.validAt === undefined ? undefined : isoOrNull(options.validAt));
   put(body, "include_expired", options.includeExpired);
+  put(body, "metadata", options.metadata);
   return body;
 }
 
@@ -403,7 +446,7 @@ function pageQuery(options: PageOptions, filters: Record<string, string | undefi
     if (/^https?:\/\//.test(options.cursor)) {
       const next = new URL(options.cursor).searchParams;
       // The server's next carries the page size it was asked for; one given now wins.
-      if (options.limit !== undefined) next.set("limit", String(options.limit));
+      if (options.pageSize !== undefined) next.set("limit", String(options.pageSize));
       return next;
     }
     query.set("cursor", options.cursor);
@@ -411,7 +454,7 @@ function pageQuery(options: PageOptions, filters: Record<string, string | undefi
   for (const [key, value] of Object.entries(filters)) {
     if (value !== undefined) query.set(key, value);
   }
-  if (options.limit !== undefined) query.set("limit", String(options.limit));
+  if (options.pageSize !== undefined) query.set("limit", String(options.pageSize));
   return query;
 }
 

@@ -12,6 +12,7 @@ export type {
   Page,
   ReadFilters,
   RecallOptions,
+  RememberCallOptions,
   RememberItem,
   RememberOptions,
   When,

@@ -14,22 +14,22 @@ test("feed iterates every page, newest first, with its filters", async () => {
     written.push((await alice.remember(`Feed note number ${n} about llamas.`, { project: "acme" })).memory.id);
   }
   await alice.remember("A personal note that is not in acme.");
-  const first = await alice.feedPage({ project: "acme", limit: 2 });
+  const first = await alice.feedPage({ project: "acme", pageSize: 2 });
   assert.equal(first.results.length, 2);
   assert.match(first.next, /cursor=/);
 
-  const listed = await all(alice.feed({ project: "acme", limit: 2 }));
+  const listed = await all(alice.feed({ project: "acme", pageSize: 2 }));
   assert.deepEqual(
     listed.map((memory) => memory.id),
     [...written].reverse(),
   );
   assert.deepEqual(
-    (await all(alice.feed({ project: "acme", q: "number 3", limit: 1 }))).map((memory) => memory.id),
+    (await all(alice.feed({ project: "acme", q: "number 3", pageSize: 1 }))).map((memory) => memory.id),
     [written[2]],
   );
   await alice.forget(written[0]);
   assert.deepEqual(
-    (await all(alice.feed({ state: "forgotten", limit: 1 }))).map((memory) => memory.id),
+    (await all(alice.feed({ state: "forgotten", pageSize: 1 }))).map((memory) => memory.id),
     [written[0]],
   );
 });
@@ -37,14 +37,14 @@ test("feed iterates every page, newest first, with its filters", async () => {
 test("events iterate page after page until has_more is false, and the last next polls on", async () => {
   const alice = client();
   // Where the events stand now (earlier tests of this file wrote some): read to the end.
-  let start = await alice.eventsPage({ limit: 200 });
-  while (start.has_more) start = await alice.eventsPage({ cursor: start.next, limit: 200 });
+  let start = await alice.eventsPage({ pageSize: 200 });
+  while (start.has_more) start = await alice.eventsPage({ cursor: start.next, pageSize: 200 });
   const since = start.next;
   const ids = [];
   for (const n of [1, 2, 3]) ids.push((await alice.remember(`Event note ${n} about alpacas.`)).memory.id);
   const next = await alice.remember("Event note 4 about alpacas, the successor.", { supersedes: [ids[0]] });
 
-  const events = await all(alice.events({ cursor: since, limit: 2 }));
+  const events = await all(alice.events({ cursor: since, pageSize: 2 }));
   assert.deepEqual(
     events.map((event) => [event.type, event.memory]),
     [
@@ -58,14 +58,14 @@ test("events iterate page after page until has_more is false, and the last next 
   assert.equal(events[4].data.successor, next.memory.id);
   assert.match(events[0].id, /^evt_\d+$/);
 
-  const only = await all(alice.events({ since: events[0].created_at, type: ["memory.superseded"], limit: 1 }));
+  const only = await all(alice.events({ since: events[0].created_at, type: ["memory.superseded"], pageSize: 1 }));
   assert.deepEqual(
     only.map((event) => event.memory),
     [ids[0]],
   );
 
   // Polling: read to the end, keep next; a new write is what the kept next reads.
-  let page = await alice.eventsPage({ cursor: since, limit: 50 });
+  let page = await alice.eventsPage({ cursor: since, pageSize: 50 });
   assert.equal(page.has_more, false);
   assert.equal(page.results.length, 5);
   const idle = await alice.eventsPage({ cursor: page.next });
@@ -127,7 +127,7 @@ test("two writers superseding one version fork it; the conflict is listed and re
   assert.equal((await alice.history(target.memory.id)).head, theirs.memory.id);
   assert.deepEqual(await all(dave.conflicts()), []);
   assert.deepEqual(
-    (await all(dave.conflicts({ status: "resolved", limit: 1 }))).map((item) => item.id),
+    (await all(dave.conflicts({ status: "resolved", pageSize: 1 }))).map((item) => item.id),
     [conflict.id],
   );
   await assert.rejects(dave.resolveConflict(conflict.id, "older_stands"), StateConflict);

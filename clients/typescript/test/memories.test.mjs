@@ -248,3 +248,35 @@ test("context packs what is known, with the version it replaced", async () => {
   assert.equal(typeof pack.token_counter, "string");
   await assert.rejects(alice.context("x", { maxTokens: 8 }), InvalidRequest);
 });
+
+test("the metadata filter narrows recall, context and the feed to memories that contain it", async () => {
+  const alice = client();
+  const infra = await alice.remember("The metrics cluster runs on three nodes.", {
+    metadata: { team: "infra", tags: ["metrics", "ops"] },
+  });
+  const web = await alice.remember("The metrics dashboard is at /grafana.", { metadata: { team: "web" } });
+  const recalled = await alice.recall("metrics", { metadata: { team: "infra" }, limit: 50 });
+  assert.deepEqual(
+    recalled.map((hit) => hit.memory.id),
+    [infra.memory.id],
+  );
+  const tagged = await alice.recall("metrics", { metadata: { tags: ["ops"] }, limit: 50 });
+  assert.deepEqual(
+    tagged.map((hit) => hit.memory.id),
+    [infra.memory.id],
+  );
+  const pack = await alice.context("metrics", { maxTokens: 300, metadata: { team: "web" } });
+  assert.deepEqual(
+    pack.items.map((item) => item.id),
+    [web.memory.id],
+  );
+  assert.deepEqual(
+    (await all(alice.feed({ metadata: { team: "web" }, pageSize: 1 }))).map((memory) => memory.id),
+    [web.memory.id],
+  );
+  await assert.rejects(alice.recall("metrics", { metadata: ["infra"] }), (error) => {
+    assert.ok(error instanceof InvalidRequest);
+    assert.deepEqual(Object.keys(error.fields), ["metadata"]);
+    return true;
+  });
+});

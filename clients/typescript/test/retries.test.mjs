@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Client, RateLimited, TransportError, Unavailable } from "@zeromemory/client";
+import { Client, IdempotencyKeyReused, RateLimited, TransportError, Unavailable } from "@zeromemory/client";
 
 import { all, client, raw, TOKENS } from "./helpers.mjs";
 import { freePort, startProxy } from "./proxy.mjs";
@@ -58,6 +58,20 @@ test("each logical call has its own key, the same on each of its attempts", asyn
   assert.notEqual(a[0], b[0]);
 });
 
+test("a caller's own Idempotency-Key: a repeat replays the first answer, another body is refused", async () => {
+  const alice = client();
+  const key = `caller-key-${Date.now()}`;
+  const first = await alice.remember("Own key: the backup runs at 02:00.", { idempotencyKey: key });
+  const again = await alice.remember("Own key: the backup runs at 02:00.", { idempotencyKey: key });
+  assert.deepEqual([again.status, again.absorbed, again.memory.id], [201, false, first.memory.id]);
+  await assert.rejects(alice.remember("Own key: another text.", { idempotencyKey: key }), (error) => {
+    assert.ok(error instanceof IdempotencyKeyReused);
+    assert.equal(error.status, 422);
+    return true;
+  });
+  assert.equal((await contents()).filter((text) => text.startsWith("Own key:")).length, 1);
+});
+
 test("a batch whose answer is lost is retried and stored once", async () => {
   await withProxy(["drop-answer"], async (proxy) => {
     const results = await through(proxy).rememberBatch([
@@ -95,7 +109,7 @@ test("a 429 waits for Retry-After, then goes again", async () => {
   await withProxy(
     ["refuse-429"],
     async (proxy) => {
-      await assert.rejects(through(proxy, { maxDelayMs: 5000 }).whoami(), (error) => {
+      await assert.rejects(through(proxy, { maxRetryAfterMs: 5000 }).whoami(), (error) => {
         assert.ok(error instanceof RateLimited);
         assert.equal(error.status, 429);
         assert.equal(error.code, "rate_limited");

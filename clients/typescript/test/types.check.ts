@@ -33,7 +33,7 @@ export async function typed(zm: Client): Promise<void> {
   const memory: Memory = await zm.get(id);
   const history: History = await zm.history(id);
   const head: string | null = history.head;
-  for await (const item of zm.feed({ state: "all", limit: 10 })) {
+  for await (const item of zm.feed({ state: "all", pageSize: 10, metadata: { team: "infra" } })) {
     const state: "live" | "superseded" | "forgotten" | "pending" = item.state;
     void state;
   }
