@@ -289,8 +289,8 @@ function pageQuery(options, filters) {
         query.set("limit", String(options.pageSize));
     return query;
 }
-// The server's contract is strict (docs/api.md): a key it does not define is refused, so a key the
-// caller did not give is left out rather than sent as null.
+// A key the caller did not give is left out, so that the server's default applies: several fields
+// take no null (kind, metadata, on_stale), and the bodies are strict (docs/api.md).
 function put(body, key, value) {
     if (value !== undefined)
         body[key] = value;
