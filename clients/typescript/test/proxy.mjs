@@ -4,7 +4,9 @@
 //   "drop-answer"  send the request on to the server, and close the client's connection as soon
 //                  as the answer starts: the server did the work, the client never hears of it;
 //   "refuse-429"   answer 429 with Retry-After itself (nothing reaches the server);
-//   "refuse-503"   answer 503 itself.
+//   "refuse-503"   answer 503 itself;
+//   "in-progress"  answer 409 idempotency_in_progress itself, as the server does to a retry that
+//                  arrives while the first attempt of its write still runs.
 import net from "node:net";
 
 export async function startProxy(upstreamUrl, behaviours, { port = 0, retryAfter = "1" } = {}) {
@@ -28,11 +30,15 @@ export async function startProxy(upstreamUrl, behaviours, { port = 0, retryAfter
         seen.headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
     };
-    if (seen.behaviour === "refuse-429" || seen.behaviour === "refuse-503") {
+    const canned = {
+      "refuse-429": ["429 Too Many Requests", "rate_limited"],
+      "refuse-503": ["503 Service Unavailable", "database_unavailable"],
+      "in-progress": ["409 Conflict", "idempotency_in_progress"],
+    }[seen.behaviour];
+    if (canned !== undefined) {
       client.once("data", (chunk) => {
         noteHeaders(chunk);
-        const status = seen.behaviour === "refuse-429" ? "429 Too Many Requests" : "503 Service Unavailable";
-        const code = seen.behaviour === "refuse-429" ? "rate_limited" : "database_unavailable";
+        const [status, code] = canned;
         const body = JSON.stringify({ error: { code, message: "from the test's proxy" } });
         const extra = seen.behaviour === "refuse-429" ? `Retry-After: ${retryAfter}\r\n` : "";
         client.end(

@@ -4,7 +4,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Client, IdempotencyKeyReused, RateLimited, TransportError, Unavailable } from "@zeromemory/client";
+import {
+  Client,
+  IdempotencyKeyReused,
+  RateLimited,
+  StateConflict,
+  TransportError,
+  Unavailable,
+} from "@zeromemory/client";
 
 import { all, client, raw, TOKENS } from "./helpers.mjs";
 import { freePort, startProxy } from "./proxy.mjs";
@@ -87,6 +94,29 @@ test("a batch whose answer is lost is retried and stored once", async () => {
     assert.equal(proxy.connections[1].headers["idempotency-key"], proxy.connections[0].headers["idempotency-key"]);
     const stored = (await contents()).filter((text) => text.startsWith("Batch retry:"));
     assert.deepEqual(stored.sort(), ["Batch retry: builds take nine minutes.", "Batch retry: the wiki moved to wiki.example.org."]);
+  });
+});
+
+test("a write told its first attempt still runs (409 idempotency_in_progress) waits and asks again", async () => {
+  await withProxy(["in-progress"], async (proxy) => {
+    const result = await through(proxy).remember("In progress: the cafeteria closes at 15:00.");
+    assert.equal(result.status, 201);
+    assert.deepEqual(
+      proxy.connections.map((seen) => [seen.behaviour, seen.forwarded]),
+      [
+        ["in-progress", false],
+        ["forward", true],
+      ],
+    );
+    assert.equal(proxy.connections[1].headers["idempotency-key"], proxy.connections[0].headers["idempotency-key"]);
+  });
+  // Without a key (link), a 409 is the call's answer: thrown, not retried.
+  const alice = client();
+  const a = await alice.remember("In progress link source.");
+  const b = await alice.remember("In progress link target.");
+  await withProxy(["in-progress"], async (proxy) => {
+    await assert.rejects(through(proxy).link(a.memory.id, b.memory.id, "relates_to"), StateConflict);
+    assert.equal(proxy.connections.length, 1);
   });
 });
 
