@@ -5,8 +5,10 @@ token placeholders are replaced, then a real client uses it:
 
 - Claude Code: the pinned ``claude`` CLI itself (tests/clients/tools), which runs offline for its
   ``mcp`` commands: ``claude mcp get`` connects to the server (an MCP handshake over streamable
-  HTTP) and prints ``Status: ✔ Connected``, or the server's 401. Calling a tool through Claude
-  Code needs a model, so an Anthropic account and the network: that part is not run here.
+  HTTP) and prints ``Status: ✔ Connected``, or the server's 401. An agent turn needs a model,
+  which is an Anthropic account and the network; here a scripted stand-in for the Messages API
+  on localhost takes its place (tests/clients/model_standin.py), so ``claude -p`` lists the
+  server's tools and calls ``remember`` then ``recall`` through the README's config, offline.
 - Cursor cannot run here: its block is taken the way Cursor reads it (``${env:NAME}`` expanded
   from the environment) and a real client, the official MCP Python SDK, connects with exactly its
   ``url`` and ``headers``, lists the tools and calls ``remember`` then ``recall``.
@@ -38,6 +40,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from memories.models import Memory
+from tests.clients.model_standin import Script, model_standin, text_of
 from tests.conftest import Persona
 from tests.platform.helpers import ROOT
 
@@ -200,6 +203,54 @@ def test_claude_code_with_a_wrong_token_shows_the_servers_401(server: str, alice
     # The server's own refusal, as Claude Code relays it.
     assert "(HTTP 401)" in done.stdout
     assert '{"error": {"code": "authentication_failed"' in done.stdout
+
+
+def test_claude_code_calls_remember_then_recall_through_the_readme_config(
+    server: str, alice: Persona, tmp_path: Path
+) -> None:
+    """An agent turn in the real Claude Code, offline: the model is a stand-in on localhost that
+    calls the tools by script (tests/clients/model_standin.py); Claude Code lists the server's
+    tools, calls them over MCP with the README's config and hands the answers back."""
+    project = tmp_path / "project"
+    project.mkdir()
+    script = Script(
+        marker="mcp__zeromemory__remember",
+        calls=[
+            ("mcp__zeromemory__remember", {"content": "Claude Code reaches the store.", "project": "acme"}),
+            ("mcp__zeromemory__recall", {"query": "Claude Code", "project": "acme"}),
+        ],
+    )
+    with model_standin(script) as api:
+        env = client_env(
+            tmp_path / "home",
+            ZEROMEMORY_TOKEN=alice.token,
+            ANTHROPIC_BASE_URL=api,
+            ANTHROPIC_API_KEY="sk-ant-standin",
+            # Claude Code can hide MCP tools behind a search tool; listed, the stand-in sees them.
+            ENABLE_TOOL_SEARCH="false",
+        )
+        added = run(at(server, claude_code_command()), project, env)
+        assert added.returncode == 0, added.stdout + added.stderr
+        turn = run(
+            "claude -p 'Remember that Claude Code reaches the store, then recall it.'"
+            " --allowedTools mcp__zeromemory__remember mcp__zeromemory__recall",
+            project,
+            env,
+        )
+
+    assert turn.returncode == 0, turn.stdout + turn.stderr
+    offered = {tool["name"] for tool in script.requests[0]["tools"] if tool["name"].startswith("mcp__zeromemory__")}
+    assert offered == {f"mcp__zeromemory__{name}" for name in TOOL_NAMES}
+    remembered, recalled = (json.loads(text_of(result)) for result in script.tool_results(script.requests[-1]))
+    memory = remembered["memory"]
+    assert (memory["content"], memory["owner"], memory["project"]) == (
+        "Claude Code reaches the store.",
+        "alice",
+        "acme",
+    )
+    assert [hit["memory"]["id"] for hit in recalled["results"]] == [memory["id"]]
+    assert json.loads(turn.stdout) == recalled  # the stand-in's last answer repeats the recall
+    assert Memory.objects.get(id=memory["id"]).content == "Claude Code reaches the store."
 
 
 def approve_project_server(home: Path, project: Path, name: str) -> None:
