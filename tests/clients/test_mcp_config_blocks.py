@@ -118,6 +118,7 @@ def at(server: str, text: str) -> str:
 def client_env(home: Path, **extra: str) -> dict[str, str]:
     """A client's environment: its own HOME (nothing read from or left in the real one), the pinned
     tools first on PATH, nothing of Anthropic's, and no traffic beyond what the command needs."""
+    assert (TOOLS / "claude").exists(), "the pinned MCP clients are missing: ./zm test installs them (npm ci)"
     env = {key: value for key, value in os.environ.items() if not key.startswith(("ANTHROPIC_", "CLAUDE_"))}
     home.mkdir(parents=True, exist_ok=True)
     env.update(
