@@ -50,6 +50,13 @@ README = ROOT / "README.md"
 README_URL = "http://127.0.0.1:8000/mcp/"
 README_TOKEN = "zm_XXXXXXXX_..."  # the generic block's placeholder for a token written in
 TOOLS = Path(__file__).parent / "tools" / "node_modules" / ".bin"
+# The README runs the Inspector through npx at the version tests/clients/tools pins; the tests run
+# that pinned binary (the same package), so nothing is fetched at test time.
+INSPECTOR_NPX = "npx @modelcontextprotocol/inspector@{}".format(
+    json.loads((Path(__file__).parent / "tools" / "package.json").read_text())["devDependencies"][
+        "@modelcontextprotocol/inspector"
+    ]
+)
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 CLI_TIMEOUT = 120
 
@@ -106,7 +113,9 @@ def generic_file() -> str:
 
 
 def inspector_command() -> str:
-    return the_block("bash", "@modelcontextprotocol/inspector")
+    command = the_block("bash", "@modelcontextprotocol/inspector")
+    assert command.startswith(INSPECTOR_NPX + " "), command  # the version the tests run
+    return command
 
 
 def at(server: str, text: str) -> str:
@@ -371,8 +380,7 @@ def inspector(cwd: Path, env: dict[str, str], *arguments: str) -> Any:
     """The Inspector as the README's command runs it (``--config mcp.json --server zeromemory``),
     with more arguments; its answer is JSON on stdout."""
     command = inspector_command().split("--method")[0].strip()
-    # npx runs the package's own binary: the pinned one, so nothing is fetched at test time.
-    command = command.replace("npx @modelcontextprotocol/inspector", "inspector")
+    command = command.replace(INSPECTOR_NPX, "inspector")
     quoted = " ".join("'" + argument.replace("'", "'\\''") + "'" for argument in arguments)
     done = run(f"{command} {quoted}", cwd, env)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -383,8 +391,8 @@ def test_the_generic_block_works_with_the_readme_inspector_command(server: str, 
     (tmp_path / "mcp.json").write_text(at(server, generic_file()).replace(README_TOKEN, alice.token))
     env = client_env(tmp_path / "home")
 
-    # The README's command as written (the pinned binary for npx).
-    done = run(inspector_command().replace("npx @modelcontextprotocol/inspector", "inspector"), tmp_path, env)
+    # The README's command as written.
+    done = run(inspector_command().replace(INSPECTOR_NPX, "inspector"), tmp_path, env)
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert {tool["name"] for tool in json.loads(done.stdout)["tools"]} == TOOL_NAMES
