@@ -181,7 +181,7 @@ def test_the_mcp_section_has_the_blocks_this_file_runs_and_no_others() -> None:
 def test_claude_code_adds_the_server_from_the_readme_command_and_connects(
     server: str, alice: Persona, tmp_path: Path
 ) -> None:
-    project = tmp_path / "project"
+    project = (tmp_path / "project").resolve()  # the path Claude Code keys its project config by
     project.mkdir()
     env = client_env(tmp_path / "home", ZEROMEMORY_TOKEN=alice.token)
 
@@ -200,7 +200,7 @@ def test_claude_code_adds_the_server_from_the_readme_command_and_connects(
 
 
 def test_claude_code_with_a_wrong_token_shows_the_servers_401(server: str, alice: Persona, tmp_path: Path) -> None:
-    project = tmp_path / "project"
+    project = (tmp_path / "project").resolve()  # the path Claude Code keys its project config by
     project.mkdir()
     env = client_env(tmp_path / "home", ZEROMEMORY_TOKEN="zm_nope_nope")
 
@@ -221,7 +221,7 @@ def test_claude_code_calls_remember_then_recall_through_the_readme_config(
     """An agent turn in the real Claude Code, offline: the model is a stand-in on localhost that
     calls the tools by script (tests/clients/model_standin.py); Claude Code lists the server's
     tools, calls them over MCP with the README's config and hands the answers back."""
-    project = tmp_path / "project"
+    project = (tmp_path / "project").resolve()  # the path Claude Code keys its project config by
     project.mkdir()
     script = Script(
         marker="mcp__zeromemory__remember",
@@ -280,7 +280,7 @@ def approve_project_server(home: Path, project: Path, name: str) -> None:
 def test_claude_code_reads_the_readme_project_file_and_expands_the_token(
     server: str, alice: Persona, tmp_path: Path
 ) -> None:
-    project = tmp_path / "project"
+    project = (tmp_path / "project").resolve()  # the path Claude Code keys its project config by
     project.mkdir()
     (project / ".mcp.json").write_text(at(server, claude_code_project_file()))
     home = tmp_path / "home"
