@@ -262,7 +262,7 @@ def _server_requirements_recorded() -> None:
     ``./zm serve`` would write after a no-op install is written here instead of running pip."""
     venv = ROOT / ".venv"
     digest = subprocess.run(
-        "cat requirements*.txt | sha256sum | cut -d' ' -f1",
+        "cat requirements*.txt clients/python/pyproject.toml | sha256sum | cut -d' ' -f1",  # as ./zm's ensure_env
         shell=True,
         cwd=ROOT,
         capture_output=True,
