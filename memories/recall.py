@@ -26,7 +26,7 @@ from memories.embedding import EmbeddingError, embed_one, embed_sentences
 from memories.errors import EmbeddingFailed
 from memories.models import Memory, MemoryEvent
 from memories.search import question_ranking
-from memories.selectors import HEAVY_COLUMNS, project_for_member, valid_condition
+from memories.selectors import HEAVY_COLUMNS, metadata_contains, project_for_member, valid_condition
 from memories.visibility import visible_memories
 
 MIN_CANDIDATES = 30
@@ -122,7 +122,7 @@ def recall(
     if kinds:
         unscoped = unscoped.filter(kind__in=kinds)
     if metadata:
-        unscoped = unscoped.filter(metadata__contains=metadata)
+        unscoped = unscoped.filter(metadata_contains(metadata))
     if valid_at is not None or not include_expired:
         unscoped = unscoped.filter(valid_condition(valid_at))
     if as_of is not None:

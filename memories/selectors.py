@@ -54,6 +54,13 @@ def memory_get(*, user: User, memory_id: str) -> Memory:
 FEED_STATES = ("live", "superseded", "forgotten", "pending", "all")
 
 
+def metadata_contains(metadata: dict[str, Any]) -> Q:
+    """The metadata filter: JSON containment (@>). The second clause changes no answer (a
+    memory without metadata contains no non-empty object) but lets PostgreSQL use the partial
+    index, which leaves such memories out (models.memory)."""
+    return Q(metadata__contains=metadata) & ~Q(metadata={})
+
+
 def memory_feed(
     *,
     user: User,
@@ -75,7 +82,7 @@ def memory_feed(
     if query:
         memories = memories.filter(content__icontains=query)
     if metadata:
-        memories = memories.filter(metadata__contains=metadata)
+        memories = memories.filter(metadata_contains(metadata))
     return memories.order_by("-created_at", "-id")
 
 

@@ -1,6 +1,6 @@
 import django.contrib.postgres.indexes
 from django.contrib.postgres.operations import AddIndexConcurrently
-from django.db import migrations
+from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
@@ -15,7 +15,10 @@ class Migration(migrations.Migration):
         AddIndexConcurrently(
             model_name="memory",
             index=django.contrib.postgres.indexes.GinIndex(
-                fields=["metadata"], name="memory_metadata_idx", opclasses=["jsonb_path_ops"]
+                condition=~models.Q(metadata={}),
+                fields=["metadata"],
+                name="memory_metadata_idx",
+                opclasses=["jsonb_path_ops"],
             ),
         ),
     ]

@@ -150,8 +150,15 @@ class Memory(models.Model):
             # The metadata filter (JSON containment, @>) of the feed and recall: a LangGraph
             # store's get is one key among all of a scope's memories, a scan of every visible row
             # without it (23 ms at 10,000 memories; docs/clients/langgraph.md). jsonb_path_ops
-            # indexes only containment, at a third of the default opclass's size.
-            GinIndex(fields=["metadata"], opclasses=["jsonb_path_ops"], name="memory_metadata_idx"),
+            # indexes only containment, at a third of the default opclass's size. Partial: a
+            # memory without metadata (most) is no entry to write, and costs a write nothing
+            # (bench/writepath.py, docs/write-path.md); selectors.metadata_contains says so.
+            GinIndex(
+                fields=["metadata"],
+                opclasses=["jsonb_path_ops"],
+                condition=~Q(metadata={}),
+                name="memory_metadata_idx",
+            ),
             # recall's vector side (memories.search, vector_ranking), with iterative scans.
             # ef_construction 128, not pgvector's 64: at 100,000 memories the walk under the
             # visibility filter found 0.977 of the exact top 10 with 64 (some questions none of
