@@ -84,27 +84,38 @@ def test_get_after_put_overwrite_and_delete_as_langgraphs_own_store(server, alic
         overwritten = store.get(("docs",), "a")
         store.put(("docs",), "a", {"text": "second", "n": 2})  # the same value again
         again = store.get(("docs",), "a")
+        store.put(("docs",), "a", {"text": "second", "n": 3})  # the same text, another value
+        changed = store.get(("docs",), "a")
         store.delete(("docs",), "a")
         answers.append(
             (
                 got.value if got else None,
                 overwritten.value if overwritten else None,
                 again.value if again else None,
+                changed.value if changed else None,
                 store.get(("docs",), "a"),
                 store.get(("docs",), "missing"),
                 store.get(("elsewhere",), "a"),
             )
         )
 
-    assert (
-        answers[1]
-        == answers[0]
-        == ({"text": "first", "n": 1}, {"text": "second", "n": 2}, {"text": "second", "n": 2}, None, None, None)
+    assert answers[1] == answers[0]
+    assert answers[0] == (
+        {"text": "first", "n": 1},
+        {"text": "second", "n": 2},
+        {"text": "second", "n": 2},
+        {"text": "second", "n": 3},
+        None,
+        None,
+        None,
     )
-    # The deleted key is forgotten, not erased: its versions stay (reversibly) in the store.
-    assert sorted(Memory.objects.filter(metadata__langgraph__key="a").values_list("state", flat=True)) == [
-        "forgotten",
-        "superseded",
+    # The deleted key is forgotten, not erased: its versions stay (reversibly) in the store. The
+    # repeated value was absorbed; the same text with another value is a version of its own.
+    versions = Memory.objects.filter(metadata__langgraph__key="a").order_by("created_at")
+    assert [(m.state, m.content) for m in versions] == [
+        ("superseded", "first"),
+        ("superseded", "second"),
+        ("forgotten", 'second\n{"n": 3, "text": "second"}'),
     ]
 
 

@@ -20,8 +20,11 @@ How LangGraph's model maps onto memories (docs/clients/langgraph.md):
 * ``search`` with a ``query`` is recall (zeromemory's ranking, scores descending); without one,
   the namespace's items newest first. ``filter`` matches values as LangGraph's own stores do
   (equality, nested objects, ``$eq $ne $gt $gte $lt $lte``).
-* The memory's text (what recall ranks by) is the value's indexed fields (``index=`` on the
-  store or on ``put``, LangGraph's paths) followed by the value as JSON, or the JSON alone.
+* The memory's text (what recall ranks by and the context pack quotes) is the value's indexed
+  fields (``index=`` on the store or on ``put``, LangGraph's paths), or every string of the
+  value; the value itself travels in the metadata. A put whose text repeats the key's version
+  but whose value differs elsewhere adds the value as JSON to the text, so it is a version of
+  its own and not absorbed by the server's dedup.
   The value as JSON must fit a memory's metadata (16 KB) and the text its content (8,000
   characters).
 * A store is one scope: a project (``project="acme"``, shared with the project's members and
@@ -74,15 +77,27 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
 
 
+def _strings(value: Any) -> list[str]:
+    """Every string in a value, in its order (what LangGraph's "$" path means for text)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, (list, tuple)):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
 def content_of(value: dict[str, Any], fields: list[str] | None) -> str:
-    """The memory's text: the indexed fields' text, then the whole value as JSON. The JSON makes
-    two values that differ anywhere two texts, so the server's dedup (which absorbs a repeat of
-    the same text within a session) only ever absorbs a put of the very same value."""
-    whole = _canonical(value)
-    if not fields or fields == ["$"]:
-        return whole
-    texts = [text for path in fields for text in get_text_at_path(value, tokenize_path(path))]
-    return "\n".join([*texts, whole]) if texts else whole
+    """The memory's text, what recall ranks and the context pack quotes: the indexed fields'
+    text (``index``), or without an index every string of the value; the value as JSON when it
+    holds no text at all."""
+    if fields and fields != ["$"]:
+        texts = [text for path in fields for text in get_text_at_path(value, tokenize_path(path))]
+    else:
+        texts = _strings(value)
+    texts = [text for text in texts if text.strip()]
+    return "\n".join(texts) if texts else _canonical(value)
 
 
 def matches(value: Any, wanted: Any) -> bool:
@@ -232,14 +247,27 @@ class ZeromemoryStore(BaseStore):
         # One session per key: the server absorbs a repeat of the same text only within a
         # session, so a value put under two keys is two items.
         session = "langgraph:" + hashlib.sha256(f"{self.scope}\x00{namespace}\x00{key}".encode()).hexdigest()[:40]
-        self.client.remember(
-            content_of(value, fields),
+        content = content_of(value, fields)
+        written = self.client.remember(
+            content,
             project=self.project,
             session=session,
             metadata=envelope,
             supersedes=[memory.id for memory in live],
             on_stale="follow",
         )
+        if written.absorbed and written.memory.metadata.get(ENVELOPE, {}).get("value") != value:
+            # The server's dedup took the put for a repeat of the key's version with the same
+            # text, but the value differs outside it (a field not indexed): the value as JSON
+            # beside the text makes it a version of its own, replacing that one.
+            self.client.remember(
+                f"{content}\n{_canonical(value)}",
+                project=self.project,
+                session=session,
+                metadata=envelope,
+                supersedes=[written.memory.id],
+                on_stale="follow",
+            )
 
     def _delete(self, namespace: tuple[str, ...], key: str) -> None:
         for memory in self._live(namespace, key):
