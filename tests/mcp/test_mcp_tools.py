@@ -491,3 +491,21 @@ def test_stale_versions_over_mcp_as_over_rest(asgi_server: str, alice: Persona) 
     assert skipped["skipped"] == [{"dst": v1, "reason": "dead", "current": v3}]
     assert "similar_existing" in skipped
     assert agent.ok("memory_history", {"memory_id": v1})["head"] == v3  # the fork is not in the chain
+
+
+def test_the_metadata_filter_reads_the_same_over_mcp(asgi_server: str, alice: Persona) -> None:
+    agent = agent_for(asgi_server, alice)
+    infra = agent.ok(
+        "remember", {"content": "The deploy window is Friday.", "project": "acme", "metadata": {"team": "infra"}}
+    )["memory"]
+    agent.ok("remember", {"content": "The deploy window is Monday.", "project": "acme", "metadata": {"team": "web"}})
+
+    recalled = agent.ok("recall", {"query": "deploy window", "metadata": {"team": "infra"}})["results"]
+    fed = agent.ok("memory_feed", {"metadata": {"team": "infra"}})["results"]
+    packed = agent.ok("get_context", {"query": "deploy window", "metadata": {"team": "infra"}})["items"]
+    refused = agent.error("recall", {"query": "deploy window", "metadata": "infra"})
+
+    assert [hit["memory"]["id"] for hit in recalled] == [infra["id"]]
+    assert [memory["id"] for memory in fed] == [infra["id"]]
+    assert [item["id"] for item in packed] == [infra["id"]]
+    assert refused["fields"] == {"metadata": ['Expected a JSON object but got type "str".']}
