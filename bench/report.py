@@ -171,7 +171,9 @@ def write_report(results: list[Any], path: Path, args: argparse.Namespace, secon
         f"The whole run took {seconds / 60:.1f} minutes. Reproduce with `./zm bench`.",
         "",
         "The peers side by side (unforget and mem0 in process, ours over HTTP, on one workload in one "
-        "run) are in [performance-peers.md](performance-peers.md), written by `./zm bench --peers`.",
+        "run) are in [performance-peers.md](performance-peers.md), written by `./zm bench --peers`. "
+        "Where one request's time goes (SQL by statement, Python by layer) is in "
+        "[performance-requests.md](performance-requests.md), written by `./zm bench --profile`.",
         "",
         "How: each store is seeded by `bench/seed.py` with notes from `bench/corpus.py` (about 40 "
         "sentence families of a software team's facts, preferences, decisions, tasks and questions, "

@@ -1,6 +1,9 @@
 """Where a whole request spends its time: Python by layer, SQL by statement, the embedding.
 
-    python bench/request_profile.py [--size 10000] [--runs 200] [--ops detail,forget,remember,declared,recall,context]
+    ./zm bench --profile [--size 10000] [--runs 200] [--ops detail,forget,remember,declared,recall,context]
+    python bench/request_profile.py …   # the same; --output - prints without writing the page
+
+Writes docs/performance-requests.md.
 
 On a copy of the seeded store (bench/seed.py, as bench/writepath.py), in process, through
 Django's test client with the server's whole middleware stack, pooled connections and its
@@ -39,8 +42,14 @@ os.environ.setdefault("ZEROMEMORY_DB_POOL", "true")
 os.environ.setdefault("ZEROMEMORY_RATE_LIMIT_PER_MINUTE", "1000000")
 os.environ.setdefault("DJANGO_DEBUG", "false")
 
-from common import Timer, percentile, setup_django, supersede_groups
+import platform
+import subprocess
+import sys
+from datetime import date
+
+from common import ROOT, Timer, percentile, setup_django
 from corpus import note, question
+from suite import ensure_seeded
 from writepath import clone
 
 # (layer, the path fragments of the functions it holds), first match wins: order matters.
@@ -100,16 +109,43 @@ def layer_of(filename: str) -> str:
     return "other (the standard library: copy, inspect, uuid…)" if "/python3" in filename else "other"
 
 
-def main() -> None:
+def layer_table(profiler: cProfile.Profile, runs: int) -> list[str]:
+    """Python's own time by layer, as a Markdown table."""
+    layers: dict[str, float] = defaultdict(float)
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    for (filename, _line, _function), (_cc, _nc, own, _cum, callers) in stats.items():
+        if filename == "~":
+            # A built-in (a socket's wait, a dict's method): its time goes to the layers that
+            # called it, each its part.
+            for (caller, _l, _f), (_ccc, _cnc, caller_own, _ccum) in callers.items():
+                layers[layer_of(caller)] += caller_own
+        else:
+            layers[layer_of(filename)] += own
+    whole = sum(layers.values())
+    lines = [
+        "| Python, by layer (cProfile, own time) | share | ms per request under cProfile |",
+        "| --- | ---: | ---: |",
+    ]
+    for layer, seconds in sorted(layers.items(), key=lambda item: -item[1]):
+        lines.append(f"| {layer} | {seconds / whole:.0%} | {seconds * 1000 / runs:.2f} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10_000, help="the seeded store to copy (bench/seed.py)")
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--ops", default="detail,forget,remember,declared,recall,context")
-    args = parser.parse_args()
+    parser.add_argument("--output", default=str(ROOT / "docs" / "performance-requests.md"), help="- to print only")
+    args = parser.parse_args(argv)
 
-    template = f"zm_bench_seed_{args.size}"
-    setup_django(fresh=False, database=template)
-    clone(template)
+    setup_django(fresh=False)
+    clone(ensure_seeded(args.size, False, args.size))
+    lines: list[str] = []
+
+    def say(text: str = "") -> None:
+        print(text, flush=True)
+        lines.append(text)
 
     from django.contrib.auth.models import User
     from django.db import connection
@@ -132,10 +168,16 @@ def main() -> None:
     live = list(
         Memory.objects.filter(owner=bench, state="live").order_by("id").values_list("project__slug", "pk")[:20000]
     )
-    # Half the caller's live memories for the declared supersedes' targets, half for forget and detail.
-    groups = supersede_groups(live[::2])
+    # Half the caller's live memories for the declared supersedes' targets (one each, the common
+    # case), half for forget and detail; each run of an operation takes its own.
+    targets = [(scope, [pk]) for scope, pk in live[::2]]
+    random.Random(2).shuffle(targets)
     loose = [pk for _, pk in live[1::2]]
     rng.shuffle(loose)
+    if min(len(targets), len(loose)) < 2 * args.runs + 10:
+        raise SystemExit(
+            f"the store has too few of the caller's live memories for {args.runs} runs: use a larger --size"
+        )
     projects = sorted({scope for scope, _ in live if scope})
 
     def call(method: str, path: str, body: dict[str, Any] | None = None) -> None:
@@ -157,9 +199,9 @@ def main() -> None:
         call("POST", "/api/v1/memories/", {"content": content, "kind": kind, "project": projects[n % len(projects)]})
 
     def declared(n: int) -> None:
-        scope, targets = groups.pop()
+        scope, named = targets.pop()
         kind, content = note(rng)
-        links = [{"type": "supersedes", "dst": target} for target in targets]
+        links = [{"type": "supersedes", "dst": target} for target in named]
         call("POST", "/api/v1/memories/", {"content": content, "kind": kind, "project": scope, "links": links})
 
     def recall(n: int) -> None:
@@ -199,7 +241,21 @@ def main() -> None:
             statements[text[:100]].append(ms)
 
     embedder.embed = timed_embed  # type: ignore[method-assign]
-    print(f"request profile: a copy of the seeded {args.size:,}-memory store, {args.runs} requests each\n")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout
+    say("# Where a request's time goes")
+    say()
+    say("<!-- Written by `./zm bench --profile` (bench/request_profile.py); edit the text there, not here. -->")
+    say()
+    say(
+        f"Measured {date.today().isoformat()} on {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"commit `{commit.strip()}`: a copy of the seeded {args.size:,}-memory store, {args.runs} requests per "
+        "operation after 10 to warm up, in process through Django's test client with the server's whole "
+        "middleware stack, pooled connections and its request log. How to read it: the module docstring of "
+        "bench/request_profile.py."
+    )
+    say()
     for name in args.ops.split(","):
         operation = operations[name]
         for n in range(10):  # warm the pool, the model and the caches
@@ -222,31 +278,25 @@ def main() -> None:
         embed, sql = median(row[1] for row in rows), median(row[2] for row in rows)
         python = median(row[0] - row[1] - row[2] for row in rows)
         per_request = sum(len(times) for times in statements.values()) / args.runs
-        print(f"## {name}\n")
-        print(
+        say(f"## {name}")
+        say()
+        say(
             f"p50 {median(total):.1f} ms (p90 {percentile(total, 0.9):.1f}) = embedding {embed:.1f} + SQL {sql:.1f}"
-            f" ({per_request:.1f} statements) + Python {python:.1f}\n"
+            f" ({per_request:.1f} statements) + Python {python:.1f}"
         )
-        print("| statement | per request | median ms |\n| --- | ---: | ---: |")
+        say()
+        say("| statement | per request | median ms |\n| --- | ---: | ---: |")
         for text, times in sorted(statements.items(), key=lambda item: -sum(item[1])):
-            print(f"| `{text}` | {len(times) / args.runs:.2f} | {median(times):.2f} |")
-        layers: dict[str, float] = defaultdict(float)
-        for (filename, _line, _function), (_cc, _nc, own, _cum, callers) in pstats.Stats(profiler).stats.items():  # type: ignore[attr-defined]
-            if filename == "~":
-                # A built-in (a socket's wait, a dict's method): its time goes to the layers that
-                # called it, each its part.
-                for (caller, _l, _f), (_ccc, _cnc, caller_own, _ccum) in callers.items():
-                    layers[layer_of(caller)] += caller_own
-            else:
-                layers[layer_of(filename)] += own
-        whole = sum(layers.values())
-        print(
-            "\n| Python, by layer (cProfile, own time) | share | ms per request under cProfile |\n| --- | ---: | ---: |"
-        )
-        for layer, seconds in sorted(layers.items(), key=lambda item: -item[1]):
-            print(f"| {layer} | {seconds / whole:.0%} | {seconds * 1000 / args.runs:.2f} |")
-        print(flush=True)
+            say(f"| `{text}` | {len(times) / args.runs:.2f} | {median(times):.2f} |")
+        say()
+        for line in layer_table(profiler, args.runs):
+            say(line)
+        say()
     embedder.embed = original  # type: ignore[method-assign]
+    if args.output != "-":
+        with open(args.output, "w") as page:
+            page.write("\n".join(lines).rstrip() + "\n")
+        print(f"wrote {args.output}", file=sys.stderr)
 
 
 if __name__ == "__main__":

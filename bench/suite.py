@@ -5,6 +5,7 @@
     ./zm bench --peers              # unforget and mem0 side by side with ours (bench/peers.py)
     ./zm bench --longtext           # chat turns against short notes (bench/longtext.py)
     ./zm bench --topology           # the deployed topology under faults (bench/topology.py)
+    ./zm bench --profile            # where a request's time goes (bench/request_profile.py)
     ./zm bench --scale 1000000      # a million memories on one primary (bench/scale.py)
 
 For each size it clones a seeded store (bench/seed.py; seeded once, then reused), starts the
@@ -601,6 +602,11 @@ def main() -> None:
         from scale import main as scale_main
 
         sys.exit(scale_main([arg for arg in sys.argv[1:] if arg != "--scale"]))
+    if "--profile" in sys.argv[1:]:
+        from request_profile import main as profile_main
+
+        profile_main([arg for arg in sys.argv[1:] if arg != "--profile"])
+        return
     if "--longtext" in sys.argv[1:]:
         from longtext import main as longtext_main
 

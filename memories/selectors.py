@@ -18,6 +18,7 @@ from memories.choices import LinkType, State
 from memories.errors import FeedEpochChanged, memory_not_found, project_not_found
 from memories.ids import is_memory_id
 from memories.models import FeedEpoch, FeedEvent, Link, Memory, MemoryEvent, MemorySentence, Project, token_scope
+from memories.platform.compiled import CompiledQuery, Slot
 from memories.search import CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
 from memories.visibility import Action, member_projects, visibility_condition, visible_memories
 
@@ -42,13 +43,36 @@ def project_for_member(*, user: User, slug: str) -> Project:
     return project
 
 
+def _memory_by_id(user: User, memory_id: str) -> QuerySet[Memory]:
+    """A memory by id through the visibility rule: what detail, forget, restore and history read."""
+    return (
+        visible_memories(user)
+        .select_related(*_MEMORY_RELATED)
+        .defer(*HEAVY_COLUMNS)
+        .filter(pk=memory_id)
+        .order_by("pk")[:1]
+    )
+
+
+# The same read, compiled once per process for the common caller (a user's full token): every
+# request of detail, forget and restore makes it (memories.platform.compiled).
+_MEMORY_BY_ID = CompiledQuery(
+    Memory,
+    lambda user_id, memory_id: _memory_by_id(User(pk=user_id, is_active=True), memory_id),
+    {"user_id": Slot("user_id", -7_310_001), "memory_id": Slot("memory_id", "mem_\x00 stand-in")},
+)
+
+
 def memory_get(*, user: User, memory_id: str) -> Memory:
     if not is_memory_id(memory_id):
         raise memory_not_found(memory_id)
-    memory = visible_memories(user).select_related(*_MEMORY_RELATED).defer(*HEAVY_COLUMNS).filter(pk=memory_id).first()
-    if memory is None:
+    if user.is_authenticated and not user.is_superuser and token_scope(user) is None:
+        found = _MEMORY_BY_ID.run("view", user_id=user.pk, memory_id=memory_id)
+    else:  # a superuser's or a scoped token's rule has another shape: built as it comes
+        found = list(_memory_by_id(user, memory_id))
+    if not found:
         raise memory_not_found(memory_id)
-    return memory
+    return found[0]
 
 
 FEED_STATES = ("live", "superseded", "forgotten", "pending", "all")

@@ -14,10 +14,11 @@ import string
 from datetime import timedelta
 
 from django.contrib.postgres.aggregates import ArrayAgg
-from django.db.models import Q, Value
+from django.db.models import Q, QuerySet, Value
 from django.utils import timezone
 
 from memories.models import Credential, TokenScope
+from memories.platform.compiled import CompiledQuery, Slot
 
 TOKEN_SCHEME = "zm"
 _ALPHABET = string.ascii_letters + string.digits
@@ -86,17 +87,25 @@ def credential_for_header(header: str) -> Credential | None:
     return credential
 
 
-def credential_for_token(token: str) -> Credential | None:
-    """The active credential whose token this is, or None. Constant time in the secret."""
-    prefix = parse_prefix(token)
-    if prefix is None:
-        return None
-    candidates = (
+def _active_by_prefix(prefix: str) -> QuerySet[Credential]:
+    return (
         Credential.objects.select_related("user")
         .filter(prefix=prefix, revoked_at__isnull=True)
         # The scope's projects in the same statement: every authenticated request reads them.
         .annotate(scope_project_ids=ArrayAgg("projects__id", filter=Q(projects__isnull=False), default=Value([])))
     )
+
+
+# Every authenticated request reads it: compiled once per process (memories.platform.compiled).
+_ACTIVE_BY_PREFIX = CompiledQuery(Credential, _active_by_prefix, {"prefix": Slot("prefix", "\x00 stand-in")})
+
+
+def credential_for_token(token: str) -> Credential | None:
+    """The active credential whose token this is, or None. Constant time in the secret."""
+    prefix = parse_prefix(token)
+    if prefix is None:
+        return None
+    candidates = _ACTIVE_BY_PREFIX.run("active", prefix=prefix)
     match = None
     for credential in candidates:
         if hashes_match(token, credential.token_hash):
@@ -104,10 +113,11 @@ def credential_for_token(token: str) -> Credential | None:
     now = timezone.now()
     if match is None or not match.user.is_active or (match.expires_at is not None and match.expires_at <= now):
         return None
-    if match.read_only or match.scope_project_ids:
+    scope_project_ids: list[int] = match.scope_project_ids  # type: ignore[attr-defined]  # _active_by_prefix's annotation
+    if match.read_only or scope_project_ids:
         # Request-local: the user object was loaded for this request alone.
         match.user.token_scope = TokenScope(  # type: ignore[attr-defined]
-            project_ids=frozenset(match.scope_project_ids) or None, read_only=match.read_only
+            project_ids=frozenset(scope_project_ids) or None, read_only=match.read_only
         )
     # Where this user's reads may go (memories.platform.replicas): the position of their last write.
     match.user.read_after_lsn = match.read_after_lsn  # type: ignore[attr-defined]

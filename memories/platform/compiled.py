@@ -1,0 +1,114 @@
+"""Querysets of a fixed shape, built and compiled to SQL once per process.
+
+Django builds a queryset's tree and compiles it to SQL in Python on every run. For the reads
+every request makes — a memory by id through the visibility rule (memories.visibility) — that
+is most of the request's Python: 2.9 ms of a 7.8 ms detail, for one statement whose SQL is the
+same each time but for the caller's id and the memory's (bench/request_profile.py,
+docs/performance-requests.md).
+
+A :class:`CompiledQuery` builds its queryset once per shape with stand-in values (``Slot``s,
+values no real argument has), compiles it, and remembers which of the SQL's parameters are
+which slot. Each run substitutes the real values and executes that SQL, and Django's own
+``ModelIterable`` turns the rows into models, ``select_related`` objects included, exactly as
+the queryset would have. The rule stays written once, as a queryset; only its compilation is
+shared. A shape the caller cannot name (a superuser, a scoped token) simply runs the queryset.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from django.db import connections, router
+from django.db.models import Model, QuerySet
+from django.db.models.query import ModelIterable
+from django.db.models.sql.compiler import SQLCompiler
+
+M = TypeVar("M", bound=Model)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A stand-in for an argument while the shape compiles: a value no real argument takes
+    (a negative id, a string no id matches), found again among the compiled parameters."""
+
+    name: str
+    stand_in: object
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    compiler: SQLCompiler  # after as_sql: its select, klass_info and converters are set
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[tuple[int, str], ...]  # (parameter position, slot name)
+
+
+class _Query:
+    """What ModelIterable asks of a queryset's query: a compiler."""
+
+    def __init__(self, compiler: SQLCompiler) -> None:
+        self.compiler = compiler
+
+    def get_compiler(self, using: str | None = None, **_: Any) -> SQLCompiler:
+        return self.compiler
+
+
+class _QuerySet:
+    """What ModelIterable asks of a queryset."""
+
+    def __init__(self, model: type[Model], db: str, compiler: SQLCompiler) -> None:
+        self.model = model
+        self.db = db
+        self.query = _Query(compiler)
+        self._known_related_objects: dict[Any, Any] = {}
+
+
+class CompiledQuery(Generic[M]):
+    """``build(**stand_ins)`` is the queryset; ``run(shape, **values)`` its rows for ``values``.
+
+    ``shape`` names everything about the arguments that changes the SQL's text (not its
+    parameters): one compilation is kept per shape and database alias."""
+
+    def __init__(self, model: type[M], build: Callable[..., QuerySet[M]], slots: Mapping[str, Slot]) -> None:
+        self.model = model
+        self.build = build
+        self.slots = dict(slots)
+        self._compiled: dict[tuple[Hashable, str], _Compiled] = {}
+        self._lock = threading.Lock()
+
+    def _compile(self, shape: Hashable, db: str) -> _Compiled:
+        queryset = self.build(**{name: slot.stand_in for name, slot in self.slots.items()}).using(db)
+        compiler = queryset.query.get_compiler(using=db)
+        sql, params = compiler.as_sql()
+        by_value = {slot.stand_in: name for name, slot in self.slots.items()}
+        found = tuple(
+            (position, by_value[param])
+            for position, param in enumerate(params)
+            if isinstance(param, (int, str)) and not isinstance(param, bool) and param in by_value
+        )
+        missing = set(self.slots) - {name for _, name in found}
+        if missing:  # a slot the SQL does not carry as a parameter: the shape is not what was meant
+            raise ValueError(f"{sorted(missing)} do not reach the compiled SQL as parameters")
+        return _Compiled(compiler=compiler, sql=sql, params=tuple(params), slots=found)
+
+    def run(self, shape: Hashable, **values: Any) -> list[M]:
+        db = router.db_for_read(self.model)
+        key = (shape, db)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            with self._lock:
+                compiled = self._compiled.get(key) or self._compile(shape, db)
+                self._compiled[key] = compiled
+        params = list(compiled.params)
+        for position, name in compiled.slots:
+            params[position] = values[name]
+        # A compiler of its own for this run: the shared one's state, this thread's connection,
+        # this run's parameters.
+        compiler = copy.copy(compiled.compiler)
+        compiler.connection = connections[db]
+        compiler.as_sql = lambda *args, **kwargs: (compiled.sql, tuple(params))  # type: ignore[method-assign]
+        return list(ModelIterable(_QuerySet(self.model, db, compiler)))  # type: ignore[arg-type]
