@@ -15,12 +15,12 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Now
 
 from memories.choices import LinkType, State
+from memories.compiled import MEMORY_ID, USER_ID, CompiledQuery
 from memories.errors import FeedEpochChanged, memory_not_found, project_not_found
 from memories.ids import is_memory_id
 from memories.models import FeedEpoch, FeedEvent, Link, Memory, MemoryEvent, MemorySentence, Project, token_scope
-from memories.platform.compiled import CompiledQuery, Slot
 from memories.search import CompiledParts, Ranked, compile_parts, fused_ranking, lexical_query
-from memories.visibility import Action, member_projects, visibility_condition, visible_memories
+from memories.visibility import Action, compiled_rule_applies, member_projects, visibility_condition, visible_memories
 
 _MEMORY_RELATED = ("owner", "project")
 # Columns no answer shows: parsing 384 floats per row costs more than the query itself.
@@ -55,18 +55,18 @@ def _memory_by_id(user: User, memory_id: str) -> QuerySet[Memory]:
 
 
 # The same read, compiled once per process for the common caller (a user's full token): every
-# request of detail, forget and restore makes it (memories.platform.compiled).
+# request of detail, forget and restore makes it (memories.compiled).
 _MEMORY_BY_ID = CompiledQuery(
     Memory,
     lambda user_id, memory_id: _memory_by_id(User(pk=user_id, is_active=True), memory_id),
-    {"user_id": Slot("user_id", -7_310_001), "memory_id": Slot("memory_id", "mem_\x00 stand-in")},
+    [USER_ID, MEMORY_ID],
 )
 
 
 def memory_get(*, user: User, memory_id: str) -> Memory:
     if not is_memory_id(memory_id):
         raise memory_not_found(memory_id)
-    if user.is_authenticated and not user.is_superuser and token_scope(user) is None:
+    if compiled_rule_applies(user):
         found = _MEMORY_BY_ID.run("view", user_id=user.pk, memory_id=memory_id)
     else:  # a superuser's or a scoped token's rule has another shape: built as it comes
         found = list(_memory_by_id(user, memory_id))

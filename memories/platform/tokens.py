@@ -17,8 +17,8 @@ from django.contrib.postgres.aggregates import ArrayAgg
 from django.db.models import Q, QuerySet, Value
 from django.utils import timezone
 
+from memories.compiled import PREFIX, CompiledQuery
 from memories.models import Credential, TokenScope
-from memories.platform.compiled import CompiledQuery, Slot
 
 TOKEN_SCHEME = "zm"
 _ALPHABET = string.ascii_letters + string.digits
@@ -96,8 +96,8 @@ def _active_by_prefix(prefix: str) -> QuerySet[Credential]:
     )
 
 
-# Every authenticated request reads it: compiled once per process (memories.platform.compiled).
-_ACTIVE_BY_PREFIX = CompiledQuery(Credential, _active_by_prefix, {"prefix": Slot("prefix", "\x00 stand-in")})
+# Every authenticated request reads it: compiled once per process (memories.compiled).
+_ACTIVE_BY_PREFIX = CompiledQuery(Credential, _active_by_prefix, [PREFIX])
 
 
 def credential_for_token(token: str) -> Credential | None:

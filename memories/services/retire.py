@@ -14,7 +14,7 @@ from memories.ids import is_memory_id
 from memories.locks import lock_memories
 from memories.models import Credential, Link, Memory, MemoryEvent
 from memories.services.lifecycle import LostRace, event_append, expect_live, retire
-from memories.visibility import Action, permits, visible_memories
+from memories.visibility import Action, permits, permits_id, visible_memories
 
 
 def _locked_for_retirement(user: User, memory_id: str, *, with_ids: Sequence[str] = ()) -> dict[str, Memory]:
@@ -25,7 +25,10 @@ def _locked_for_retirement(user: User, memory_id: str, *, with_ids: Sequence[str
     wanted = [memory_id, *with_ids]
     if not all(is_memory_id(i) for i in wanted):
         raise memory_not_found(next(i for i in wanted if not is_memory_id(i)))
-    visible = set(visible_memories(user).filter(pk__in=wanted).values_list("pk", flat=True))
+    if with_ids:
+        visible = set(visible_memories(user).filter(pk__in=wanted).values_list("pk", flat=True))
+    else:  # one memory, the common case: the compiled rule (memories.compiled)
+        visible = {memory_id} if permits_id(user, Action.VIEW, memory_id) else set()
     for wanted_id in wanted:
         if wanted_id not in visible:
             raise memory_not_found(wanted_id)

@@ -1,4 +1,4 @@
-"""memory_get's compiled read (memories.platform.compiled) answers exactly what the queryset it
+"""memory_get's compiled read (memories.compiled) answers exactly what the queryset it
 was compiled from answers: for every persona and every way a memory is (or is not) in view, the
 same rows with the same fields and related objects; from several threads at once; compiled once."""
 
@@ -14,6 +14,7 @@ from memories import selectors, services
 from memories.choices import Provenance, State, Visibility
 from memories.errors import NotFound
 from memories.models import Memory
+from memories.visibility import Action, permits_id, visible_memories
 from tests.factories import make_memory
 
 FIELDS = [field.attname for field in Memory._meta.concrete_fields if field.attname not in selectors.HEAVY_COLUMNS]
@@ -81,6 +82,26 @@ def test_the_compiled_read_answers_what_the_queryset_answers_for_every_persona(a
     assert ("carol", memories[0].pk) not in seen  # another project's
     assert ("alice", memories[7].pk) in seen  # bob's forgotten project memory: retired, still readable
     assert {shape for shape, _alias in selectors._MEMORY_BY_ID._compiled} == {"view"}  # one shape, compiled once
+
+
+@pytest.mark.django_db
+def test_the_compiled_permission_answers_what_the_rule_answers_for_every_action(alice, bob, carol, dave, acme):
+    memories = _story(alice, bob, carol, acme)
+
+    answers = {
+        (persona.username, memory.pk, action): (
+            permits_id(persona.user, action, memory.pk),
+            visible_memories(persona.user, action).filter(pk=memory.pk).exists(),
+        )
+        for persona in (alice, bob, carol, dave)
+        for memory in memories
+        for action in Action
+    }
+
+    assert all(compiled == built for compiled, built in answers.values())
+    assert answers[("dave", memories[3].pk, Action.RETIRE)][0] is True  # a maintainer retires bob's
+    assert answers[("bob", memories[0].pk, Action.RETIRE)][0] is False  # a member sees alice's, no more
+    assert answers[("bob", memories[0].pk, Action.VIEW)][0] is True
 
 
 @pytest.mark.django_db(transaction=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -37,6 +37,12 @@ class Slot:
 
     name: str
     stand_in: object
+
+
+# The arguments the reads compiled so far take, by the names their builders give them.
+USER_ID = Slot("user_id", -7_310_001)
+MEMORY_ID = Slot("memory_id", "mem_\x00 stand-in")
+PREFIX = Slot("prefix", "\x00 stand-in")
 
 
 @dataclass(frozen=True)
@@ -73,10 +79,10 @@ class CompiledQuery(Generic[M]):
     ``shape`` names everything about the arguments that changes the SQL's text (not its
     parameters): one compilation is kept per shape and database alias."""
 
-    def __init__(self, model: type[M], build: Callable[..., QuerySet[M]], slots: Mapping[str, Slot]) -> None:
+    def __init__(self, model: type[M], build: Callable[..., QuerySet[M]], slots: Sequence[Slot]) -> None:
         self.model = model
         self.build = build
-        self.slots = dict(slots)
+        self.slots = {slot.name: slot for slot in slots}
         self._compiled: dict[tuple[Hashable, str], _Compiled] = {}
         self._lock = threading.Lock()
 
