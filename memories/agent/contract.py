@@ -8,6 +8,7 @@ descriptions written here, so neither a limit nor a field can drift between them
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from memories.agent.fields import (
@@ -217,6 +218,17 @@ REMEMBER = Shape(
 )
 
 
+def _metadata_filter_refined(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    # What PostgreSQL cannot take in a stored metadata it cannot compare with either (a NUL).
+    problem = metadata_problem(value) if value is not None else None
+    if problem is not None:
+        raise Invalid([problem])
+    return value
+
+
+_FILTER_REFINE: dict[str, Callable[[Any], Any]] = {"metadata": _metadata_filter_refined}
+
+
 def _metadata_filter() -> JsonObject:
     # JSON containment (PostgreSQL's @>), the one meaning of a metadata filter wherever it is read.
     return JsonObject(
@@ -260,7 +272,8 @@ RECALL = Shape(
         "include_superseded": Boolean(
             default=False, description="Also versions that were superseded (live ones only by default)."
         ),
-    }
+    },
+    refine=_FILTER_REFINE,
 )
 
 CONTEXT = Shape(
@@ -272,7 +285,8 @@ CONTEXT = Shape(
             default=CONTEXT_TOKENS,
             description="The block's budget, counted with the embedding model's tokenizer; never exceeded.",
         ),
-    }
+    },
+    refine=_FILTER_REFINE,
 )
 
 # Each item is checked as a remember body on its own (agent.batch), so that one bad item answers
@@ -338,6 +352,7 @@ FEED = Shape(
         "metadata": _metadata_filter(),
     },
     passthrough=_PAGE_KEYS,
+    refine=_FILTER_REFINE,
 )
 
 EVENT_TYPES = tuple(FeedEventType.values)

@@ -60,3 +60,15 @@ def test_a_filter_that_is_not_a_json_object_answers_400_and_reads_nothing(alice,
     assert as_list.json()["error"]["fields"] == {"metadata": ['Expected a JSON object but got type "list".']}
     assert in_recall.json()["error"]["fields"] == {"metadata": ['Expected a JSON object but got type "str".']}
     assert Memory.objects.count() == before
+
+
+def test_a_filter_postgresql_cannot_compare_answers_400_not_503(alice, acme):
+    """The fuzzer's find: a NUL in a key or a value of the filter, which jsonb cannot hold."""
+    with_nul = {"lab\u0000el": {"": "x"}}
+
+    recalled = alice.client.post("/api/v1/recall/", {"query": "note", "metadata": with_nul}, format="json")
+    fed = _feed(alice, {"label": "a\u0000b"})
+
+    assert [recalled.status_code, fed.status_code] == [400, 400]
+    assert recalled.json()["error"]["fields"] == {"metadata": ["metadata cannot contain the NUL character (\\u0000)."]}
+    assert fed.json()["error"]["fields"] == {"metadata": ["metadata cannot contain the NUL character (\\u0000)."]}
