@@ -23,6 +23,7 @@ from memories.agent.fields import (
     Text,
     Timestamp,
     slug,
+    surrogate_problem,
 )
 from memories.choices import FeedEventType, Kind, LinkType, OnStale, Visibility
 from memories.context import CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, MIN_CONTEXT_TOKENS
@@ -100,12 +101,17 @@ def metadata_problem(value: dict[str, Any]) -> str | None:
         if isinstance(item, dict):
             if any("\x00" in key for key in item):
                 return "metadata cannot contain the NUL character (\\u0000)."
+            # A lone surrogate (JSON's "\\udc00") has no UTF-8 form: the driver failed with a 500.
+            if problem := next(filter(None, map(surrogate_problem, item)), None):
+                return f"metadata: {problem}"
             stack.extend((child, depth + 1) for child in item.values())
         elif isinstance(item, list):
             stack.extend((child, depth + 1) for child in item)
         elif isinstance(item, str) and "\x00" in item:
             # PostgreSQL's jsonb cannot hold \u0000: the insert failed and answered 503.
             return "metadata cannot contain the NUL character (\\u0000)."
+        elif isinstance(item, str) and (problem := surrogate_problem(item)):
+            return f"metadata: {problem}"
     return None
 
 

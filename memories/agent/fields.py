@@ -109,12 +109,14 @@ def _no_nul(value: str) -> str | None:
     return "Null characters are not allowed." if "\x00" in value else None
 
 
-def _no_surrogates(value: str) -> str | None:
-    # A lone surrogate cannot be encoded to UTF-8 for the database.
-    for character in value:
-        if 0xD800 <= ord(character) <= 0xDFFF:
-            return f"Surrogate characters are not allowed: U+{ord(character):X}."
-    return None
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def surrogate_problem(value: str) -> str | None:
+    # A lone surrogate cannot be encoded to UTF-8 for the database. (A regular expression: a
+    # character-by-character loop in Python costs ~0.5 ms on 8,000 characters.)
+    found = _SURROGATE.search(value)
+    return f"Surrogate characters are not allowed: U+{ord(found.group()):X}." if found else None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,7 +146,7 @@ class Text(Field):
                 lambda value: f"Ensure this field has no more than {limit} characters." if len(value) > limit else None
             )
         yield _no_nul
-        yield _no_surrogates
+        yield surrogate_problem
         if self.pattern is not None:
             pattern, invalid = self.pattern, self.invalid
             yield lambda value: None if pattern.search(value) else invalid
@@ -301,7 +303,8 @@ class JsonObject(Field):
         if not isinstance(data, dict):
             raise Invalid([f'Expected a JSON object but got type "{type(data).__name__}".'])
         if self.max_bytes is not None:
-            size = len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
+            # surrogatepass: a lone surrogate is the refinement's to name (memories.agent.contract).
+            size = len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
             if size > self.max_bytes:
                 raise Invalid([f"The object is {size} bytes of JSON; the limit is {self.max_bytes}."])
         return data

@@ -72,3 +72,24 @@ def test_a_filter_postgresql_cannot_compare_answers_400_not_503(alice, acme):
     assert [recalled.status_code, fed.status_code] == [400, 400]
     assert recalled.json()["error"]["fields"] == {"metadata": ["metadata cannot contain the NUL character (\\u0000)."]}
     assert fed.json()["error"]["fields"] == {"metadata": ["metadata cannot contain the NUL character (\\u0000)."]}
+
+
+def test_a_lone_surrogate_in_metadata_answers_400_and_stores_nothing(alice, acme):
+    """JSON's "\\udc00" alone has no UTF-8 form: the driver failed with a 500, in a write's
+    metadata and in the filter alike."""
+    before = Memory.objects.count()
+    lone = '{"a": "\\udc00"}'
+
+    stored = alice.client.post(
+        "/api/v1/memories/", f'{{"content": "A note.", "metadata": {lone}}}', content_type="application/json"
+    )
+    recalled = alice.client.post(
+        "/api/v1/recall/", f'{{"query": "note", "metadata": {lone}}}', content_type="application/json"
+    )
+    fed = alice.client.get(f"/api/v1/memories/?metadata={quote(lone)}")
+
+    assert [stored.status_code, recalled.status_code, fed.status_code] == [400, 400, 400]
+    message = ["metadata: Surrogate characters are not allowed: U+DC00."]
+    assert stored.json()["error"]["fields"] == {"metadata": message}
+    assert recalled.json()["error"]["fields"] == {"metadata": message}
+    assert Memory.objects.count() == before
