@@ -140,7 +140,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     setup_django(fresh=False)
-    clone(ensure_seeded(args.size, False, args.size))
+    # The same store ./zm bench measures: its notes drawn from the 100,000-note corpus (bench/suite.py).
+    clone(ensure_seeded(args.size, False, max(args.size, 100_000)))
     lines: list[str] = []
 
     def say(text: str = "") -> None:
