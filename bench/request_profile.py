@@ -18,7 +18,8 @@ logging (written to /dev/null, so it is paid as the server pays it). For each op
 
 The layers are the parts of a request: the middleware, authentication and the rate limit, the
 agent contract (argument checking), the domain (services, selectors, search, visibility),
-Django's ORM building SQL, the database driver, serialization, logging, the request and
+Django's ORM building SQL, the database driver (with the wait for the database's answer, which
+cProfile counts as the driver's), serialization, logging, the request and
 response machinery (Django's handler, DRF's view, URL routing), the test client (the caller's
 side, not the server's) and the embedding.
 """
