@@ -276,7 +276,35 @@ def _fuzz_operation(run: Run, operation: Any, mode: GenerationMode, principal: P
             run.covered[operation.label] += 1
         _count_stale_outcome(run, case, response)
 
+    for case in _stale_examples(operation, principal, seeded):
+        fuzz = hypothesis.example(case=case)(fuzz)
     fuzz()
+
+
+def _stale_examples(operation: Any, principal: Principal, seeded: Seeded) -> list[Case]:
+    """One remember per on_stale mode that names the caller's own stale version, as explicit
+    examples before the drawn ones: how often the drawn bodies reach each of R-S11's outcomes
+    depends on the draws (in a whole-suite run, 6 of 50 did and none was a reject), and the run
+    must show all three every time."""
+    if operation.method.upper() != "POST" or operation.path != "/api/v1/memories/":
+        return []
+    own_stale = sorted(memory_id for memory_id, (_, owner) in seeded.stale_ids.items() if owner == principal.name)
+    if not own_stale:
+        return []
+    target = own_stale[0]
+    project = seeded.stale_ids[target][0]
+    return [
+        operation.Case(
+            body={
+                "content": f"{principal.name} names a stale version ({mode}).",
+                "project": project,
+                "links": [{"type": "supersedes", "dst": target}],
+                "on_stale": mode,
+            },
+            media_type="application/json",
+        )
+        for mode in ("reject", "follow", "skip")
+    ]
 
 
 def _count_stale_outcome(run: Run, case: Case, response: schemathesis.Response) -> None:
