@@ -118,6 +118,12 @@ def metadata_problem(value: dict[str, Any]) -> str | None:
 def _metadata(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Invalid(["metadata must be a JSON object."])
+    return _metadata_fits(value)
+
+
+def _metadata_fits(value: dict[str, Any]) -> dict[str, Any]:
+    """A metadata object PostgreSQL can store and compare, and of the size the server takes: a
+    write's metadata and a read's metadata filter alike."""
     problem = metadata_problem(value)
     if problem is not None:
         raise Invalid([problem])
@@ -225,11 +231,7 @@ REMEMBER = Shape(
 
 
 def _metadata_filter_refined(value: dict[str, Any] | None) -> dict[str, Any] | None:
-    # What PostgreSQL cannot take in a stored metadata it cannot compare with either (a NUL).
-    problem = metadata_problem(value) if value is not None else None
-    if problem is not None:
-        raise Invalid([problem])
-    return value
+    return value if value is None else _metadata_fits(value)
 
 
 _FILTER_REFINE: dict[str, Callable[[Any], Any]] = {"metadata": _metadata_filter_refined}
@@ -240,7 +242,6 @@ def _metadata_filter() -> JsonObject:
     return JsonObject(
         required=False,
         allow_null=True,
-        max_bytes=MAX_METADATA_BYTES,
         description="Only memories whose metadata contains this JSON object: each key with the same value, "
         'nested objects alike, arrays by their elements (e.g. {"team": "infra"}).',
     )

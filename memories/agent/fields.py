@@ -292,8 +292,6 @@ class Json(Field):
 class JsonObject(Field):
     """A JSON object: in a body as it is; in a query string (the REST feed) as JSON text."""
 
-    max_bytes: int | None = None
-
     def convert(self, data: Any, *, query: bool) -> dict[str, Any]:
         if query and isinstance(data, str):
             try:
@@ -302,11 +300,6 @@ class JsonObject(Field):
                 raise Invalid(['Value must be a JSON object, e.g. {"team": "infra"}.']) from None
         if not isinstance(data, dict):
             raise Invalid([f'Expected a JSON object but got type "{type(data).__name__}".'])
-        if self.max_bytes is not None:
-            # surrogatepass: a lone surrogate is the refinement's to name (memories.agent.contract).
-            size = len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
-            if size > self.max_bytes:
-                raise Invalid([f"The object is {size} bytes of JSON; the limit is {self.max_bytes}."])
         return data
 
     def type_schema(self) -> Schema:

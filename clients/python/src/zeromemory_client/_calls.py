@@ -170,21 +170,26 @@ def remember_batch(
     )
 
 
-def recall(query: str, filters: dict[str, Any]) -> Call[list[Hit]]:
+def _read_body(query: str, filters: dict[str, Any]) -> dict[str, Any]:
+    """recall's and context's body: the question and the filters given."""
     body = {"query": query, **_given(**filters)}
     for name in ("as_of", "valid_at"):
         if name in body:
             body[name] = _time(body[name])
+    return body
+
+
+def recall(query: str, filters: dict[str, Any]) -> Call[list[Hit]]:
     return Call(
-        "POST", f"{API}/recall/", lambda _, payload: [Hit.from_json(item) for item in payload["results"]], body=body
+        "POST",
+        f"{API}/recall/",
+        lambda _, payload: [Hit.from_json(hit) for hit in payload["results"]],
+        body=_read_body(query, filters),
     )
 
 
 def context(query: str, filters: dict[str, Any]) -> Call[Context]:
-    body = {"query": query, **_given(**filters)}
-    for name in ("as_of", "valid_at"):
-        if name in body:
-            body[name] = _time(body[name])
+    body = _read_body(query, filters)
     return Call("POST", f"{API}/context/", lambda _, payload: Context.from_json(payload), body=body)
 
 

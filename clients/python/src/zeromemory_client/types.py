@@ -21,12 +21,26 @@ def parse_time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
 
 
+# Every timestamp the API sends, by the names it sends them under.
+TIMES = frozenset(
+    {
+        "invalidated_at",
+        "closed_at",
+        "created_at",
+        "updated_at",
+        "valid_from",
+        "valid_until",
+        "purged_at",
+        "opened_at",
+        "resolved_at",
+    }
+)
+
+
 def _known(cls: type[Any], data: dict[str, Any]) -> dict[str, Any]:
+    """The fields ``cls`` has, its timestamps parsed."""
     names = {f.name for f in dataclasses.fields(cls)}
-    return {key: value for key, value in data.items() if key in names}
-
-
-TIMES = ("invalidated_at", "closed_at", "created_at", "updated_at", "valid_from", "valid_until", "purged_at")
+    return {key: parse_time(value) if key in TIMES else value for key, value in data.items() if key in names}
 
 
 @dataclass(frozen=True)
@@ -56,19 +70,7 @@ class Memory:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Memory:
-        values = _known(cls, data)
-        for name in (
-            "invalidated_at",
-            "closed_at",
-            "created_at",
-            "updated_at",
-            "valid_from",
-            "valid_until",
-            "purged_at",
-        ):
-            if name in values:
-                values[name] = parse_time(values[name])
-        return cls(**values)
+        return cls(**_known(cls, data))
 
 
 @dataclass(frozen=True)
@@ -87,9 +89,7 @@ class SimilarMemory:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SimilarMemory:
-        values = _known(cls, data)
-        values["created_at"] = parse_time(values["created_at"])
-        return cls(**values)
+        return cls(**_known(cls, data))
 
 
 @dataclass(frozen=True)
@@ -160,9 +160,7 @@ class ContextItem:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ContextItem:
-        values = _known(cls, data)
-        values["created_at"] = parse_time(values["created_at"])
-        return cls(**values)
+        return cls(**_known(cls, data))
 
 
 @dataclass(frozen=True)
@@ -196,9 +194,7 @@ class Link:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Link:
-        values = _known(cls, data)
-        values["created_at"] = parse_time(values["created_at"])
-        return cls(**values)
+        return cls(**_known(cls, data))
 
 
 @dataclass(frozen=True)
@@ -233,7 +229,6 @@ class Event:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Event:
         values = _known(cls, data)
-        values["created_at"] = parse_time(values["created_at"])
         values.setdefault("conflict", None)
         return cls(**values)
 
@@ -285,8 +280,6 @@ class Conflict:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Conflict:
         values = _known(cls, data)
-        values["opened_at"] = parse_time(values["opened_at"])
-        values["resolved_at"] = parse_time(values.get("resolved_at"))
         values["older"] = Memory.from_json(data["older"])
         values["newer"] = Memory.from_json(data["newer"])
         if data.get("group") is not None:
