@@ -251,9 +251,9 @@ def stop_worker(worker: subprocess.Popen[bytes]) -> None:
         worker.kill()
 
 
-def check_forgotten(forgotten: list[str]) -> None:
+def check_forgotten(forgotten: list[str], refused: list[str]) -> None:
     """Verified in the database: each fact whose forget answered is retired as forgotten, with its
-    event; else the run fails."""
+    event, and each refused one was superseded (by the worker) and not forgotten; else the run fails."""
     from memories.choices import EventAction, State
     from memories.models import Memory, MemoryEvent
 
@@ -261,6 +261,9 @@ def check_forgotten(forgotten: list[str]) -> None:
     events = MemoryEvent.objects.filter(memory_id__in=forgotten, action=EventAction.FORGOTTEN).count()
     if retired != len(forgotten) or events != len(forgotten):
         raise SystemExit(f"{len(forgotten)} forgets answered, {retired} facts forgotten, {events} events")
+    superseded = Memory.objects.filter(pk__in=refused, state=State.SUPERSEDED).count()
+    if superseded != len(refused):
+        raise SystemExit(f"{len(refused)} forgets refused, but only {superseded} of their facts were superseded")
 
 
 def run_ours_row(work: Workload, ids: list[str], token: str, row: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -316,13 +319,15 @@ def run_ours_row(work: Workload, ids: list[str], token: str, row: str, args: arg
                 raise SystemExit("recall returned nothing")
             return ms
 
-        def forget(target: int) -> float:
+        def forget(target: int) -> float | None:
             status, body, ms = client.call("POST", f"/api/v1/memories/{ids[target]}/forget/", {})
             if status == 409 and body["error"]["code"] == "not_live":
-                # As for the replacements: the worker superseded the fact first; a forget of a
-                # superseded memory is refused (restore it first) and changed nothing.
+                # As for the replacements: the worker superseded the fact first, and a forget of
+                # a superseded memory is refused (restore it first) and changes nothing. Unlike
+                # a replacement, which still stores its memory, a refusal does none of a
+                # forget's work: not timed as one, counted on the page.
                 not_forgotten.append(ids[target])
-                return ms
+                return None
             expect(status, 200, body)
             if body["state"] != State.FORGOTTEN or body["id"] != ids[target]:
                 raise SystemExit(f"the forget did not retire its fact: {body}")
@@ -340,7 +345,7 @@ def run_ours_row(work: Workload, ids: list[str], token: str, row: str, args: arg
             ("write", lambda: [remember(kind, content) for kind, content in work.writes]),
             ("replace", lambda: [supersede(target, kind, content) for target, kind, content in work.replaces]),
             ("search", lambda: [recall(query) for query in work.searches]),
-            ("forget", lambda: [forget(target) for target in work.forgets]),
+            ("forget", lambda: [ms for target in work.forgets if (ms := forget(target)) is not None]),
         ]
         operations: dict[str, list[float]] = {}
         pending: dict[str, list[int]] = {}
@@ -349,7 +354,7 @@ def run_ours_row(work: Workload, ids: list[str], token: str, row: str, args: arg
             operations[operation] = timed()
             pending[operation] = [before, waiting_tasks()]
         forgotten = [ids[target] for target in work.warm_forgets + work.forgets if ids[target] not in not_forgotten]
-        check_forgotten(forgotten)
+        check_forgotten(forgotten, not_forgotten)
     finally:
         if worker is not None:
             stop_worker(worker)
@@ -456,6 +461,9 @@ def how(peers: dict[str, dict[str, Any]], ours: dict[str, Any]) -> list[str]:
     retired = " and ".join(f"{measured['already_retired']} {OURS_ROWS[row]}" for row, measured in rows.items())
     refused = " and ".join(f"{measured['not_forgotten']} {OURS_ROWS[row]}" for row, measured in rows.items())
     forgotten = " and ".join(f"{measured['forgotten']} {OURS_ROWS[row]}" for row, measured in rows.items())
+    timed = " and ".join(
+        f"{len(measured['operations']['forget'])} forgets {OURS_ROWS[row]}" for row, measured in rows.items()
+    )
     paragraphs.append(
         "**Ours**: the facts stored in bulk for one user's personal scope (with their created events "
         "and their hygiene checks) and analysed; remember with `kind`, declared supersede as remember "
@@ -470,9 +478,10 @@ def how(peers: dict[str, dict[str, Any]], ours: dict[str, Any]) -> list[str]:
         )
         + f"Replacements (warm-up included) that found their fact already retired by the hygiene worker, "
         "which had judged another fact or an earlier write of the run an update or a restatement of "
-        f"it: {retired}; those answered `skipped: dead` and retired nothing, and are timed. Forgets "
-        f"refused for the same reason (`409 not_live`: a superseded memory is restored before it is "
-        f"forgotten), timed too: {refused}."
+        f"it: {retired}; those answered `skipped: dead`, stored their memory and retired nothing, and "
+        "are timed. Forgets refused for the same reason (`409 not_live`: a superseded memory is "
+        f"restored before it is forgotten; each checked superseded): {refused}; a refusal does none of "
+        f"a forget's work, so those are not timed, and the forget column is of {timed}."
     )
     return paragraphs
 
