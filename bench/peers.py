@@ -281,8 +281,7 @@ def run_ours_row(work: Workload, ids: list[str], token: str, row: str, args: arg
     waited = None
     try:
         if row == "drained":
-            if worker is None:
-                raise SystemExit("the drained row needs the hygiene worker (drop --no-worker or --rows drained)")
+            assert worker is not None, "main() refuses --no-worker with the drained row"
             waited = wait_drained(DRAIN_TIMEOUT_SECONDS)
             print(f"  the worker judged the seeding's {len(ids):,} checks in {waited:.0f} s", flush=True)
         # A fresh connection after the wait: gunicorn closes one left idle.
@@ -502,6 +501,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--output", default=str(ROOT / "docs" / "performance-peers.md"))
     args = parser.parse_args(argv)
+    if args.no_worker and "drained" in args.rows:
+        # Checked before the peers run, not minutes later: without the worker nothing drains.
+        parser.error("--no-worker leaves the seeding's checks undrained: add --rows backlog")
     setup_django(fresh=False, database="zm_bench_scratch")
     from django.conf import settings
     from report import _commit, _machine
