@@ -13,18 +13,17 @@ the seeded store (bench/seed.py), and its own production server started as ``./z
 run at once, idle in turn: every phase measures one side then the other, the order swapped from
 phase to phase, so that a slow minute of the machine does not land on one side only.
 
-1. **Load**: 4 and 16 clients (``--clients``), each on one keep-alive connection, send remembers,
-   then recalls, back to back for ``--seconds``: requests per second and their p50/p95, through
-   bench/suite.py's ``load`` (the loop ``./zm bench`` measures throughput with). One failed
-   request fails the run. The task worker does not run here (as in ``./zm bench``); the checks
-   these writes enqueued are dropped before it starts.
-2. **The worker's rate**: one task worker per side, as ``./zm serve`` starts it (nice 10), drains
+1. **The worker's rate**: one task worker per side, as ``./zm serve`` starts it (nice 10), drains
    ``--checks`` hygiene checks of stored memories, enqueued at once as bench/hygiene_backlog.py
    does (the same memories on both sides), with no requests: checks and judgments per second,
    from the queue's own timestamps.
-3. **The backlog's effect**: from one client, ``--requests`` remembers then as many recalls, timed
+2. **The backlog's effect**: from one client, ``--requests`` remembers then as many recalls, timed
    with the worker idle and again just after ``--backlog`` more checks were enqueued
    (bench/hygiene_backlog.py's ``timed_remembers``), p50/p95 each.
+3. **Load**, last and with the worker stopped (as in ``./zm bench``): 4 and 16 clients
+   (``--clients``), each on one keep-alive connection, send remembers, then recalls, back to back
+   for ``--seconds``: requests per second and their p50/p95, through bench/suite.py's ``load``
+   (the loop ``./zm bench`` measures throughput with). One failed request fails the run.
 
 The defaults take about 6 minutes for two sides on 2 cores. Run it with nothing else busy.
 """
@@ -38,7 +37,7 @@ import random
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -72,6 +71,8 @@ class Running:
     fix: Fixtures
     server: Server
     worker: subprocess.Popen[bytes] | None = None
+    # The notes and questions of the worker's phases: the same on every side, in the same order.
+    rng: random.Random = field(default_factory=lambda: random.Random(37))
 
     def use(self) -> None:
         """Point this process's Django at this side's copy (to enqueue and count its tasks)."""
@@ -147,53 +148,28 @@ def in_turn(sides: list[Running], phase: int) -> list[Running]:
 
 
 def measure(sides: list[Running], args: argparse.Namespace) -> None:
+    """Every phase on each side in turn. The worker's phases come first, while the copies of the
+    store are still alike: each side is sent the same notes and questions in the same order (a
+    random generator per side, one seed), and judges the same checks. The load comes last: how
+    many writes it makes depends on the side's speed, and the copies part from there."""
     phase = 0
-    rng = random.Random(37)
-    # Checks of the same stored memories on every side (the copies are identical until written
-    # to): the first --checks for the drain, the next --backlog for the backlog phase.
+    # Checks of the same stored memories on every side: the first --checks for the drain, the
+    # next --backlog for the backlog phase.
     sides[0].use()
     ids = backlog_ids(args.checks + args.backlog)
     if len(ids) < args.checks + args.backlog:
         raise SystemExit(f"only {len(ids)} of the benchmarking user's memories to check: lower --checks or --backlog")
     drain_ids, backlog_ids_ = ids[: args.checks], ids[args.checks :]
 
-    for running in sides:  # warm both workers' connections, caches and the model
-        client = Client(running.port, running.fix.token)
-        timed_remembers(client, running.fix.projects, 20, rng)
-        timed_recalls(client, 20, rng)
-
-    print("\nload", flush=True)
-    for clients in args.clients:
-        for operation in OPERATIONS:
-            for running in in_turn(sides, phase):
-                print(f"  {running.side.label}:", end="", flush=True)
-                scopes: list[str | None] = [*running.fix.projects, None]
-                running.side.loads.append(
-                    load(running.port, running.fix.token, operation, clients, args.seconds, scopes)
-                )
-            phase += 1
-
     print("\nthe task worker", flush=True)
-    for running in sides:
-        running.use()
-        dropped = drop_waiting()
-        print(f"  {running.side.label}: dropped the {dropped} checks the load's writes enqueued", flush=True)
-        running.worker = start_worker(running.url, args.niceness, running.code)
-    for running in sides:  # the worker up, its model loaded
-        running.use()
-        timed_remembers(Client(running.port, running.fix.token), running.fix.projects, 5, rng)
-        wait_drained(120)
-
-    for running in in_turn(sides, phase):
-        running.use()
-        # A fresh connection per phase: gunicorn closes one left idle while the queue drains.
+    for running in sides:  # warm the server's connections, caches and model, then start the worker
         client = Client(running.port, running.fix.token)
-        running.side.idle["remember"] = timed_remembers(client, running.fix.projects, args.requests, rng)
-        wait_drained(120)  # each timed write enqueued its own check
-        running.side.idle["recall"] = timed_recalls(Client(running.port, running.fix.token), args.requests, rng)
+        timed_remembers(client, running.fix.projects, 20, running.rng)
+        timed_recalls(client, 20, running.rng)
+        running.worker = start_worker(running.url, args.niceness, running.code)
+    for running in sides:  # the worker up, its model loaded: the warm-up's checks judged
+        running.use()
         wait_drained(120)
-        print(f"  {running.side.label}, worker idle: {summary(running.side.idle)}", flush=True)
-    phase += 1
 
     for running in in_turn(sides, phase):
         running.use()
@@ -209,20 +185,52 @@ def measure(sides: list[Running], args: argparse.Namespace) -> None:
 
     for running in in_turn(sides, phase):
         running.use()
+        # A fresh connection per phase: gunicorn closes one left idle while the queue drains.
+        client = Client(running.port, running.fix.token)
+        running.side.idle["remember"] = timed_remembers(client, running.fix.projects, args.requests, running.rng)
+        wait_drained(120)  # each timed write enqueued its own check
+        client = Client(running.port, running.fix.token)
+        running.side.idle["recall"] = timed_recalls(client, args.requests, running.rng)
+        print(f"  {running.side.label}, worker idle: {summary(running.side.idle)}", flush=True)
+    phase += 1
+
+    for running in in_turn(sides, phase):
+        running.use()
         enqueue_backlog(backlog_ids_)
         before = finished_tasks()
         client = Client(running.port, running.fix.token)
-        running.side.backlog["remember"] = timed_remembers(client, running.fix.projects, args.requests, rng)
-        running.side.backlog["recall"] = timed_recalls(client, args.requests, rng)
+        with Timer() as timer:
+            running.side.backlog["remember"] = timed_remembers(client, running.fix.projects, args.requests, running.rng)
+            running.side.backlog["recall"] = timed_recalls(client, args.requests, running.rng)
         running.side.judged_during_backlog = finished_tasks() - before
+        running.side.backlog_seconds = timer.ms / 1000
         running.side.left_after_backlog = waiting_tasks()
         drop_waiting()  # the rest must not run while the other side is timed
         wait_drained(120)  # the check it was running
         print(
             f"  {running.side.label}, worker draining: {summary(running.side.backlog)}; judged "
-            f"{running.side.judged_during_backlog}, {running.side.left_after_backlog} still waiting",
+            f"{running.side.judged_during_backlog} in {running.side.backlog_seconds:.1f} s, "
+            f"{running.side.left_after_backlog} still waiting",
             flush=True,
         )
+    phase += 1
+
+    for running in sides:  # SIGTERM: it finishes the check it holds (none: the queue is empty)
+        assert running.worker is not None
+        running.worker.terminate()
+        running.worker.wait(timeout=60)
+        running.worker = None
+
+    print("\nload", flush=True)
+    for clients in args.clients:
+        for operation in OPERATIONS:
+            for running in in_turn(sides, phase):
+                print(f"  {running.side.label}:", end="", flush=True)
+                scopes: list[str | None] = [*running.fix.projects, None]
+                running.side.loads.append(
+                    load(running.port, running.fix.token, operation, clients, args.seconds, scopes)
+                )
+            phase += 1
 
 
 def summary(times: dict[str, list[float]]) -> str:

@@ -19,6 +19,7 @@ def side(label: str, commit: str, scale: float, left: int = 12) -> Side:
     made.idle = {"remember": [10.0 * scale, 11.0 * scale, 30.0 * scale], "recall": [20.0 * scale] * 3}
     made.backlog = {"remember": [12.0 * scale, 15.0 * scale, 40.0 * scale], "recall": [22.0, 23.0, 24.0]}
     made.judged_during_backlog = 150
+    made.backlog_seconds = 12.0
     made.left_after_backlog = left
     return made
 
@@ -84,8 +85,9 @@ def test_the_page_puts_both_sides_in_columns_row_by_row(context: Context) -> Non
         "| recall | idle | 40.0 / 40.0 | 20.0 / 20.0 |",
         "| recall | draining a backlog | 23.0 / 24.0 | 23.0 / 24.0 |",
         "| checks judged during the draining phase (still waiting at its end) | | 150 (12) | 150 (12) |",
+        "| checks judged per second while the requests ran | | 12.5 | 12.5 |",
     ]
-    assert page.endswith("| 150 (12) | 150 (12) |\n")
+    assert page.endswith("| 12.5 | 12.5 |\n")
 
 
 def test_one_side_has_one_column_and_a_backlog_that_ran_out_is_said(context: Context) -> None:
@@ -95,7 +97,8 @@ def test_one_side_has_one_column_and_a_backlog_that_ran_out_is_said(context: Con
     assert "both running at once" not in page
     assert "| remember | 16 | 12.5 | 70.0 / 114.0 |" in lines
     assert "| **judgments per second** | **20.0** |" in lines
-    assert lines[-3] == "| checks judged during the draining phase (still waiting at its end) | | 150 (0) |"
+    assert lines[-4] == "| checks judged during the draining phase (still waiting at its end) | | 150 (0) |"
+    assert lines[-3] == "| checks judged per second while the requests ran | | 12.5 |"
     assert lines[-1] == (
         "**The backlog ran out before the draining phase ended** (this code): part of that phase ran "
         "with the worker idle. Run again with a larger `--backlog`."
