@@ -137,8 +137,11 @@ def markdown(sides: list[Side], context: Context) -> str:
         f"drains {context.checks} hygiene checks of stored memories, enqueued at once (as "
         "bench/hygiene_backlog.py enqueues them; the same memories on every side), with no requests "
         "coming in. Timed from the first check it started to the last it finished (the queue's own "
-        "timestamps). A check judges one memory against its nearest neighbours; a judgment is one "
-        "pair's verdict recorded.",
+        "timestamps). A check screens one memory's nearest neighbours and has the judge "
+        "(`ZEROMEMORY_JUDGE`, by default the local trained one) give a verdict on each pair worth "
+        "judging; a judgment is one such "
+        "verdict, recorded. How many pairs a check judges depends on what the store holds: compare "
+        "judgments per second between sides, on copies alike.",
         "",
         f"| | {_heading(sides)} |",
         "| --- | " + " | ".join("---:" for _ in sides) + " |",
