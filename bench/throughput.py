@@ -22,10 +22,11 @@ phase to phase, so that a slow minute of the machine does not land on one side o
    (bench/hygiene_backlog.py's ``timed_remembers``), p50/p95 each.
 3. **Load**, last and with the worker stopped (as in ``./zm bench``): 4 and 16 clients
    (``--clients``), each on one keep-alive connection, send remembers, then recalls, back to back
-   for ``--seconds``: requests per second and their p50/p95, through bench/suite.py's ``load``
-   (the loop ``./zm bench`` measures throughput with). One failed request fails the run.
+   for ``--seconds``, ``--rounds`` times: requests per second (each round's too, for the noise)
+   and their p50/p95, through bench/suite.py's ``load`` (the loop ``./zm bench`` measures
+   throughput with). One failed request fails the run.
 
-The defaults take about 5 minutes for two sides on 2 cores. Run it with nothing else busy.
+The defaults take about 5½ minutes for two sides on 2 cores. Run it with nothing else busy.
 """
 
 from __future__ import annotations
@@ -223,16 +224,17 @@ def measure(sides: list[Running], args: argparse.Namespace) -> None:
         running.worker.wait(timeout=60)
         running.worker = None
 
-    print("\nload", flush=True)
-    for clients in args.clients:
-        for operation in OPERATIONS:
-            for running in in_turn(sides, phase):
-                print(f"  {running.side.label}:", end="", flush=True)
-                scopes: list[str | None] = [*running.fix.projects, None]
-                running.side.loads.append(
-                    load(running.port, running.fix.token, operation, clients, args.seconds, scopes)
-                )
-            phase += 1
+    for round_ in range(args.rounds):
+        print(f"\nload, round {round_ + 1} of {args.rounds}", flush=True)
+        for clients in args.clients:
+            for operation in OPERATIONS:
+                for running in in_turn(sides, phase):
+                    print(f"  {running.side.label}:", end="", flush=True)
+                    scopes: list[str | None] = [*running.fix.projects, None]
+                    running.side.loads.append(
+                        load(running.port, running.fix.token, operation, clients, args.seconds, scopes)
+                    )
+                phase += 1
 
 
 def summary(times: dict[str, list[float]]) -> str:
@@ -246,7 +248,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
     parser.add_argument("--before", type=Path, help="another checkout, measured beside --code (an A/B)")
     parser.add_argument("--clients", type=lambda text: [int(n) for n in text.split(",")], default=[4, 16])
-    parser.add_argument("--seconds", type=float, default=20, help="each load phase, per operation and side")
+    parser.add_argument("--seconds", type=float, default=10, help="each load phase, per operation and side")
+    parser.add_argument("--rounds", type=int, default=3, help="of the load phases, the sides in turn each time")
     parser.add_argument("--requests", type=int, default=200, help="one client's requests per operation and phase")
     parser.add_argument("--checks", type=int, default=400, help="hygiene checks the worker drains alone")
     parser.add_argument("--backlog", type=int, default=400, help="checks enqueued before the backlog phase")
@@ -281,6 +284,7 @@ def main(argv: list[str] | None = None) -> None:
         size=args.size,
         clients=args.clients,
         seconds=args.seconds,
+        rounds=args.rounds,
         requests=args.requests,
         checks=args.checks,
         backlog=args.backlog,

@@ -8,13 +8,19 @@ import pytest
 from bench.throughput_report import Context, Drain, Load, Side, markdown, p50_p95
 
 
-def side(label: str, commit: str, scale: float, left: int = 12) -> Side:
+def side(label: str, commit: str, scale: float, left: int = 12, rounds: int = 2) -> Side:
     """Hand-made figures: ``scale`` multiplies every latency (the faster side is the smaller)."""
     made = Side(label, commit)
     for clients, seconds in ((4, 10.0), (16, 8.0)):
         for operation, base in (("remember", 20.0), ("recall", 30.0)):
-            # 100 requests of base, base + 1, … base + 99 ms (times scale).
-            made.loads.append(Load(operation, clients, seconds, [(base + n) * scale for n in range(100)]))
+            # 100 requests of base, base + 1, … base + 99 ms (times scale), in ``seconds``: in two
+            # rounds of half the time each, 40 requests in the first and 60 in the second.
+            latencies = [(base + n) * scale for n in range(100)]
+            if rounds == 1:
+                made.loads.append(Load(operation, clients, seconds, latencies))
+            else:
+                made.loads.append(Load(operation, clients, seconds / 2, latencies[:40]))
+                made.loads.append(Load(operation, clients, seconds / 2, latencies[40:]))
     made.drain = Drain(checks=400, judgments=250, seconds=12.5)
     made.idle = {"remember": [10.0 * scale, 11.0 * scale, 30.0 * scale], "recall": [20.0 * scale] * 3}
     made.backlog = {"remember": [12.0 * scale, 15.0 * scale, 40.0 * scale], "recall": [22.0, 23.0, 24.0]}
@@ -32,6 +38,7 @@ def context() -> Context:
         size=10_000,
         clients=[4, 16],
         seconds=10,
+        rounds=2,
         requests=200,
         checks=400,
         backlog=400,
@@ -57,14 +64,15 @@ def test_the_page_puts_both_sides_in_columns_row_by_row(context: Context) -> Non
     assert "Reproduce with `./zm bench --throughput --before /work/wt-t-base`" in lines[4]
     assert "the whole run took 5.2 minutes" in lines[4]
     assert "both running at once and measured in turn" in lines[6]
+    assert "2 rounds of every phase: requests per second over them all, each round's in brackets" in page
     load_rows = lines[lines.index("## Requests per second under load") + 4 :][:6]
     assert load_rows == [
         "| operation | clients | before: per second | before: p50 / p95 ms | after: per second | after: p50 / p95 ms |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
-        "| remember | 4 | 10.0 | 140.0 / 228.0 | 10.0 | 70.0 / 114.0 |",
-        "| recall | 4 | 10.0 | 160.0 / 248.0 | 10.0 | 80.0 / 124.0 |",
-        "| remember | 16 | 12.5 | 140.0 / 228.0 | 12.5 | 70.0 / 114.0 |",
-        "| recall | 16 | 12.5 | 160.0 / 248.0 | 12.5 | 80.0 / 124.0 |",
+        "| remember | 4 | 10.0 (8.0, 12.0) | 140.0 / 228.0 | 10.0 (8.0, 12.0) | 70.0 / 114.0 |",
+        "| recall | 4 | 10.0 (8.0, 12.0) | 160.0 / 248.0 | 10.0 (8.0, 12.0) | 80.0 / 124.0 |",
+        "| remember | 16 | 12.5 (10.0, 15.0) | 140.0 / 228.0 | 12.5 (10.0, 15.0) | 70.0 / 114.0 |",
+        "| recall | 16 | 12.5 (10.0, 15.0) | 160.0 / 248.0 | 12.5 (10.0, 15.0) | 80.0 / 124.0 |",
     ]
     worker = lines[lines.index("## The hygiene worker's rate") + 4 :][:7]
     assert worker == [
@@ -91,10 +99,12 @@ def test_the_page_puts_both_sides_in_columns_row_by_row(context: Context) -> Non
 
 
 def test_one_side_has_one_column_and_a_backlog_that_ran_out_is_said(context: Context) -> None:
-    page = markdown([side("this code", "1234abc", 1.0, left=0)], context)
+    context.rounds = 1
+    page = markdown([side("this code", "1234abc", 1.0, left=0, rounds=1)], context)
     lines = page.splitlines()
 
     assert "both running at once" not in page
+    assert "rounds" not in page
     assert "| remember | 16 | 12.5 | 70.0 / 114.0 |" in lines
     assert "| **judgments per second** | **20.0** |" in lines
     assert lines[-4] == "| checks judged during the draining phase (still waiting at its end) | | 150 (0) |"
