@@ -5,7 +5,8 @@
 Does the hygiene worker take the request path's CPU? For each worker priority (nice 0, and the
 nice 10 that ``./zm serve`` gives it), on a fresh copy of the seeded store (bench/seed.py), it
 starts the production server as ``./zm serve`` does (gunicorn, 2 workers of 4 threads) and one
-``db_worker`` beside it, then times undeclared remembers from one keep-alive client:
+task worker beside it (``manage.py task_worker``, ``./zm serve``'s), then times undeclared remembers
+from one keep-alive client:
 
 * **idle**: no backlog; each timed write enqueues its own hygiene check, so the worker judges
   one write at a time, as in a steady state;
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import cast
 
 from common import ROOT, percentile
-from corpus import note
+from corpus import note, question
 from suite import Client, Server, clone, ensure_seeded, expect, fixtures
 
 
@@ -51,23 +52,33 @@ def waiting_tasks() -> int:
     return count_tasks("READY", "RUNNING")
 
 
-def start_worker(url: str, niceness: int) -> subprocess.Popen[bytes]:
+def start_worker(url: str, niceness: int, code: Path = ROOT) -> subprocess.Popen[bytes]:
+    """The task worker as ``./zm serve`` starts it (its WORKER_COMMAND), from the checkout ``code``."""
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "false", "ZEROMEMORY_LOG_LEVEL": "WARNING"}
-    command = [sys.executable, str(ROOT / "manage.py"), "db_worker", "--queue-name", "*"]
+    command = [sys.executable, str(code / "manage.py"), "task_worker", "--queue-name", "*"]
     if niceness:
         command = ["nice", "-n", str(niceness), *command]
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(command, cwd=code, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def enqueue_backlog(count: int) -> None:
+def backlog_ids(count: int, seed: int = 0) -> list[str]:
+    """``count`` of the benchmarking user's live memories in a fixed shuffled order: the same
+    ones on two copies of one store, so that two runs judge the same checks."""
     from django.contrib.auth.models import User
 
     from memories.models import Memory
-    from review.tasks import hygiene_check_task
 
     bench = User.objects.get(username="bench")
-    stored = Memory.objects.filter(owner=bench, state="live").order_by("?").values_list("pk", flat=True)
-    for memory_id in stored[:count]:
+    stored = sorted(Memory.objects.filter(owner=bench, state="live").values_list("pk", flat=True))
+    random.Random(seed).shuffle(stored)
+    return stored[:count]
+
+
+def enqueue_backlog(memory_ids: list[str]) -> None:
+    """A hygiene check per memory, enqueued at once, as a burst of writes leaves them."""
+    from review.tasks import hygiene_check_task
+
+    for memory_id in memory_ids:
         hygiene_check_task.enqueue(memory_id)
 
 
@@ -80,6 +91,16 @@ def timed_remembers(client: Client, projects: list[str], count: int, rng: random
             "POST", "/api/v1/memories/", {"content": content, "kind": kind, "project": scopes[n % len(scopes)]}
         )
         expect(status, 200 if body.get("absorbed") else 201, body)
+        times.append(ms)
+    return times
+
+
+def timed_recalls(client: Client, count: int, rng: random.Random) -> list[float]:
+    """Recalls of 10 results, timed the same way as ``timed_remembers``."""
+    times = []
+    for _ in range(count):
+        status, body, ms = client.call("POST", "/api/v1/recall/", {"query": question(rng), "limit": 10})
+        expect(status, 200, body)
         times.append(ms)
     return times
 
@@ -102,7 +123,7 @@ def run(template: str, niceness: int, args: argparse.Namespace) -> dict[str, obj
         wait_drained(120)
         idle = timed_remembers(Client(args.port, fix.token), fix.projects, args.requests, rng)
         wait_drained(300)
-        enqueue_backlog(args.backlog)
+        enqueue_backlog(backlog_ids(args.backlog))
         before = finished_tasks()
         backlog = timed_remembers(Client(args.port, fix.token), fix.projects, args.requests, rng)
         judged = finished_tasks() - before

@@ -173,7 +173,10 @@ def write_report(results: list[Any], path: Path, args: argparse.Namespace, secon
         "The peers side by side (unforget and mem0 in process, ours over HTTP, on one workload in one "
         "run) are in [performance-peers.md](performance-peers.md), written by `./zm bench --peers`. "
         "Where one request's time goes (SQL by statement, Python by layer) is in "
-        "[performance-requests.md](performance-requests.md), written by `./zm bench --profile`.",
+        "[performance-requests.md](performance-requests.md), written by `./zm bench --profile`. "
+        "Requests per second with 4 and 16 clients, the hygiene worker's judgments per second and its "
+        "backlog's effect on request latency are in [performance-throughput.md](performance-throughput.md), "
+        "written by `./zm bench --throughput`.",
         "",
         "How: each store is seeded by `bench/seed.py` with notes from `bench/corpus.py` (about 40 "
         "sentence families of a software team's facts, preferences, decisions, tasks and questions, "

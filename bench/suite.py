@@ -6,6 +6,7 @@
     ./zm bench --longtext           # chat turns against short notes (bench/longtext.py)
     ./zm bench --topology           # the deployed topology under faults (bench/topology.py)
     ./zm bench --profile            # where a request's time goes (bench/request_profile.py)
+    ./zm bench --throughput         # 4 and 16 clients, the worker's rate, before/after (bench/throughput.py)
     ./zm bench --scale 1000000      # a million memories on one primary (bench/scale.py)
 
 For each size it clones a seeded store (bench/seed.py; seeded once, then reused), starts the
@@ -36,6 +37,7 @@ from typing import Any
 
 from common import ROOT, Timer, in_process_breakdown, percentile, setup_django
 from corpus import note, question
+from throughput_report import Load, p50_p95
 
 RUN_DATABASE = "zm_bench_run"
 WORKERS = 2
@@ -109,7 +111,8 @@ def ensure_seeded(size: int, reseed: bool, corpus_size: int) -> str:
     return template
 
 
-def clone(template: str) -> str:
+def clone(template: str, name: str = RUN_DATABASE) -> str:
+    """A fresh copy of ``template`` named ``name``, Django pointed at it: its URL."""
     from django.conf import settings
     from django.db import connections
 
@@ -117,10 +120,10 @@ def clone(template: str) -> str:
 
     connections.close_all()
     with admin_connection() as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{RUN_DATABASE}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{RUN_DATABASE}" TEMPLATE "{template}" STRATEGY FILE_COPY')
-    use_database(RUN_DATABASE)
-    return EmbeddedServer(settings.DATA_DIR).url(RUN_DATABASE)
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}" STRATEGY FILE_COPY')
+    use_database(name)
+    return EmbeddedServer(settings.DATA_DIR).url(name)
 
 
 class Server:
@@ -416,55 +419,62 @@ def floor_latencies(url: str, runs: int, rng: random.Random) -> dict[str, list[f
     return {"embedding alone": embed_times, "bare SQL (write path)": sql_times}
 
 
-def throughput(port: int, token: str, clients: int, seconds: float, fix: Fixtures) -> dict[str, float]:
-    results = {}
-    scopes: list[str | None] = [*fix.projects, None]
-    for operation in ("remember", "recall"):
-        done = [0] * clients
-        failures = [0] * clients
-        statuses: list[int] = []
-        start = threading.Barrier(clients + 1)
+def load(port: int, token: str, operation: str, clients: int, seconds: float, scopes: list[str | None]) -> Load:
+    """``clients`` keep-alive clients sending ``operation`` (a remember or a recall) back to back for
+    ``seconds``, each from its own thread: every request's milliseconds. Any request that fails (an
+    answer other than the operation's, or a broken connection) fails the run."""
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    failures: list[str] = []
+    start = threading.Barrier(clients + 1)
 
-        def run(
-            slot: int,
-            operation: str = operation,
-            start: threading.Barrier = start,
-            done: list[int] = done,
-            failures: list[int] = failures,
-            statuses: list[int] = statuses,
-        ) -> None:
-            client = Client(port, token)
-            rng = random.Random(1000 + slot)
-            start.wait()
-            deadline = time.monotonic() + seconds
-            while time.monotonic() < deadline:
+    def run(slot: int) -> None:
+        client = Client(port, token)
+        rng = random.Random(1000 + slot)
+        start.wait()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
                 if operation == "remember":
                     kind, content = note(rng)
-                    status, _, _ = client.call(
-                        "POST", "/api/v1/memories/", {"content": content, "kind": kind, "project": rng.choice(scopes)}
-                    )
+                    body = {"content": content, "kind": kind, "project": rng.choice(scopes)}
+                    status, _, ms = client.call("POST", "/api/v1/memories/", body)
                     ok = status in (200, 201)  # 200: a restatement absorbed (the clients' notes may repeat)
                 else:
-                    status, _, _ = client.call("POST", "/api/v1/recall/", {"query": question(rng), "limit": 10})
+                    status, _, ms = client.call("POST", "/api/v1/recall/", {"query": question(rng), "limit": 10})
                     ok = status == 200
-                done[slot] += ok
-                failures[slot] += not ok
-                if not ok:
-                    statuses.append(status)
+            except (OSError, http.client.HTTPException) as error:
+                failures.append(repr(error))
+                return
+            if not ok:
+                failures.append(str(status))
+            else:
+                latencies[slot].append(ms)
 
-        threads = [threading.Thread(target=run, args=(slot,)) for slot in range(clients)]
-        for thread in threads:
-            thread.start()
-        start.wait()
-        began = time.monotonic()
-        for thread in threads:
-            thread.join()
-        elapsed = time.monotonic() - began
-        if sum(failures):
-            raise SystemExit(f"{sum(failures)} {operation} requests failed under load: {statuses}")
-        results[operation] = sum(done) / elapsed
-        print(f"  {clients} clients, {operation:<8} {results[operation]:7.1f} per second", flush=True)
-    return results
+    threads = [threading.Thread(target=run, args=(slot,)) for slot in range(clients)]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    began = time.monotonic()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - began
+    if failures:
+        raise SystemExit(f"{len(failures)} {operation} requests failed under load: {failures[:20]}")
+    result = Load(operation, clients, elapsed, [ms for times in latencies for ms in times])
+    print(
+        f"  {clients} clients, {operation:<8} {result.per_second:7.1f} per second, "
+        f"p50 / p95 {p50_p95(result.latencies)} ms",
+        flush=True,
+    )
+    return result
+
+
+def throughput(port: int, token: str, clients: int, seconds: float, fix: Fixtures) -> dict[str, float]:
+    scopes: list[str | None] = [*fix.projects, None]
+    return {
+        operation: load(port, token, operation, clients, seconds, scopes).per_second
+        for operation in ("remember", "recall")
+    }
 
 
 def quality(queries: int, rng: random.Random) -> dict[str, float]:
@@ -606,6 +616,11 @@ def main() -> None:
         from request_profile import main as profile_main
 
         profile_main([arg for arg in sys.argv[1:] if arg != "--profile"])
+        return
+    if "--throughput" in sys.argv[1:]:
+        from throughput import main as throughput_main
+
+        throughput_main([arg for arg in sys.argv[1:] if arg != "--throughput"])
         return
     if "--longtext" in sys.argv[1:]:
         from longtext import main as longtext_main
