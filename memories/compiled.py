@@ -12,6 +12,11 @@ which slot. Each run substitutes the real values and executes that SQL, and Djan
 ``ModelIterable`` turns the rows into models, ``select_related`` objects included, exactly as
 the queryset would have. The rule stays written once, as a queryset; only its compilation is
 shared. A shape the caller cannot name (a superuser, a scoped token) simply runs the queryset.
+
+Each run is also a *prepared* statement where the connection allows it (:func:`prepared_cursor`):
+PostgreSQL then plans the statement once per connection instead of on every run. For the
+visibility-filtered read of one memory, planning was 0.7 of its 0.8 ms (EXPLAIN: execution
+0.06 ms); prepared, the statement takes 0.1 ms.
 """
 
 from __future__ import annotations
@@ -23,11 +28,67 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.postgresql.base import ServerBindingCursor
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Model, QuerySet
 from django.db.models.query import ModelIterable
 from django.db.models.sql.compiler import SQLCompiler
 
+from memories import statement_settings
+
 M = TypeVar("M", bound=Model)
+
+
+class _PreparingCursor(ServerBindingCursor):  # type: ignore[misc]  # Django's psycopg 3 class
+    """psycopg's server-side binding cursor, each statement prepared on its first run (psycopg
+    keeps the prepared statements per server connection and prepares again on a new one)."""
+
+    def execute(
+        self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+    ) -> Any:
+        return super().execute(query, params, prepare=True, binary=binary)
+
+
+def can_prepare(connection: BaseDatabaseWrapper) -> bool:
+    """Whether statements on ``connection`` may be prepared: a direct connection, where the
+    server session is this process's. Behind a transaction pooler (settings.DB_POOLER) the
+    connection is built with prepared statements off (``prepare_threshold`` None: the next
+    transaction may run on another server connection) and each statement carries its settings
+    in a simple-protocol prefix (memories.statement_settings), which server-side binding cannot
+    send; the same prefix is sent for the statements inside a ``statement_settings`` block."""
+    raw = connection.connection
+    return (
+        raw is not None
+        and getattr(raw, "prepare_threshold", None) is not None
+        and not connection.settings_dict.get("STATEMENT_SETTINGS")
+        and not statement_settings.active()
+    )
+
+
+def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
+    """A cursor of Django's (its health check, error wrapping, execute wrappers and query log)
+    whose statements are prepared when :func:`can_prepare`, else Django's usual cursor. For
+    statements run many times with the same text and other parameters: the plan is made once,
+    a generic one after psycopg's five custom plans if PostgreSQL finds it no dearer."""
+    cursor = connection.cursor()
+    if can_prepare(connection):
+        cursor.cursor.close()
+        cursor.cursor = _PreparingCursor(connection.connection)
+    return cursor
+
+
+class _PreparingConnection:
+    """The connection as the compiler sees it, but for the cursor it runs its statement on."""
+
+    def __init__(self, connection: BaseDatabaseWrapper) -> None:
+        self._connection = connection
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+    def cursor(self) -> CursorWrapper:
+        return prepared_cursor(self._connection)
 
 
 @dataclass(frozen=True)
@@ -115,6 +176,6 @@ class CompiledQuery(Generic[M]):
         # A compiler of its own for this run: the shared one's state, this thread's connection,
         # this run's parameters.
         compiler = copy.copy(compiled.compiler)
-        compiler.connection = connections[db]
+        compiler.connection = _PreparingConnection(connections[db])  # type: ignore[assignment]
         compiler.as_sql = lambda *args, **kwargs: (compiled.sql, tuple(params))  # type: ignore[method-assign]
         return list(ModelIterable(_QuerySet(self.model, db, compiler)))  # type: ignore[arg-type]

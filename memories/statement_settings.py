@@ -68,6 +68,11 @@ def statement_settings(values: Mapping[str, object]) -> Iterator[None]:
         _local.reset(token)
 
 
+def active() -> bool:
+    """Whether a ``statement_settings`` block is open here (its statements get the prefix)."""
+    return bool(_local.get())
+
+
 def prefix(pairs: tuple[tuple[str, str], ...]) -> str:
     """The statement that sets ``pairs`` for the rest of the transaction (later pairs win)."""
     calls = ", ".join(f"set_config('{name}', '{value}', true)" for name, value in pairs)

@@ -266,6 +266,10 @@ def _with_options(config: dict[str, Any], pooler: str | None = None) -> dict[str
     else:
         # Direct: the session settings ride on the connection, for nothing per statement.
         options.setdefault("options", " ".join(f"-c {name}={value}" for name, value in _session_settings().items()))
+        # Direct, the server session is ours: the hot reads are prepared statements
+        # (memories.compiled). Only their cursors prepare; Django's own (client-side binding)
+        # never do, whatever this says. Django's default, None, turns preparing off entirely.
+        options.setdefault("prepare_threshold", 5)
     if DB_POOL:
         options["pool"] = {
             "min_size": 1,

@@ -18,7 +18,6 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.db.models import QuerySet
 
 import memories.context
@@ -176,12 +175,12 @@ def _lifecycle(
 ) -> Body:
     """forget and restore: the same arguments ({"reason"?}) and answer (the memory)."""
     fields = contract.REASON.parse(arguments if arguments is not None else {})
-    # Read back under the row lock the service took: read after its commit, a racing forget or
-    # restore could already have changed the memory, and a forget answered "live".
-    with transaction.atomic():
-        service(user=user, credential=credential, memory_id=memory_id, reason=fields["reason"])
-        note_write(user=user)
-        return memory_body(selectors.memory_get(user=user, memory_id=memory_id))
+    # The answer is the memory as the service left it under its row lock (owner and project
+    # loaded with the lock): a read after the commit could see a racing forget or restore, and
+    # a forget answer "live".
+    memory = service(user=user, credential=credential, memory_id=memory_id, reason=fields["reason"])
+    note_write(user=user)
+    return memory_body(memory)
 
 
 def forget(*, user: User, credential: Credential, memory_id: str, arguments: Any = None) -> Body:

@@ -6,37 +6,56 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import BooleanField, ExpressionWrapper, QuerySet
 from django.utils import timezone
 
 from memories.choices import EventAction, LinkOrigin, LinkType, LoopStatus, State
+from memories.compiled import MEMORY_ID, USER_ID, CompiledQuery
 from memories.errors import Forbidden, NotLive, memory_not_found
 from memories.ids import is_memory_id
-from memories.locks import lock_memories
+from memories.locks import locking
 from memories.models import Credential, Link, Memory, MemoryEvent
 from memories.services.lifecycle import LostRace, event_append, expect_live, retire
-from memories.visibility import Action, permits, permits_id, visible_memories
+from memories.visibility import Action, compiled_rule_applies, visibility_condition
+
+
+def _lockable(user: User, ids: list[str]) -> QuerySet[Memory]:
+    """The memories among ``ids`` (sorted, distinct) that ``user`` may see, locked as every
+    retiring write locks them (memories.locks), each annotated with whether ``user`` may retire
+    it, and with what the memory's answer shows: the check, the lock and the read in one
+    statement."""
+    may_retire = ExpressionWrapper(visibility_condition(user, Action.RETIRE), output_field=BooleanField())
+    return (
+        locking(ids, annotations={"may_retire": may_retire})
+        .filter(visibility_condition(user, Action.VIEW))
+        .select_related("owner", "project")
+    )
+
+
+# forget and restore lock one memory per request: compiled once per process (memories.compiled).
+_LOCK_ONE = CompiledQuery(
+    Memory, lambda user_id, memory_id: _lockable(User(pk=user_id, is_active=True), [memory_id]), [USER_ID, MEMORY_ID]
+)
 
 
 def _locked_for_retirement(user: User, memory_id: str, *, with_ids: Sequence[str] = ()) -> dict[str, Memory]:
     """The memory, locked, if ``user`` may see it (else 404) and retire it (else 403); and,
-    locked with it in id order, the visible ``with_ids`` its caller expects a state of."""
+    locked with it in id order, the visible ``with_ids`` its caller expects a state of. Each
+    comes with its owner and project loaded, so the caller's answer needs no read of its own."""
     # Checked before any query: an id with a NUL byte (from a URL's %00) makes PostgreSQL fail
     # the query, which would answer 503 instead of 404.
     wanted = [memory_id, *with_ids]
     if not all(is_memory_id(i) for i in wanted):
         raise memory_not_found(next(i for i in wanted if not is_memory_id(i)))
-    if with_ids:
-        visible = set(visible_memories(user).filter(pk__in=wanted).values_list("pk", flat=True))
-    else:  # one memory, the common case: the compiled rule (memories.compiled)
-        visible = {memory_id} if permits_id(user, Action.VIEW, memory_id) else set()
+    if not with_ids and compiled_rule_applies(user):  # the common case
+        rows = _LOCK_ONE.run("retire", user_id=user.pk, memory_id=memory_id)
+    else:
+        rows = list(_lockable(user, sorted(set(wanted))))
+    locked = {memory.pk: memory for memory in rows}
     for wanted_id in wanted:
-        if wanted_id not in visible:
+        if wanted_id not in locked:
             raise memory_not_found(wanted_id)
-    locked = lock_memories(wanted)
-    memory = locked.get(memory_id)
-    if memory is None:  # pragma: no cover - memories are never deleted
-        raise memory_not_found(memory_id)
-    if not permits(user, Action.RETIRE, memory):
+    if not locked[memory_id].may_retire:  # type: ignore[attr-defined]  # _lockable's annotation
         raise Forbidden("Only the memory's owner or a maintainer of its project may do this.")
     return locked
 

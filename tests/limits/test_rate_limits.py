@@ -137,3 +137,27 @@ def test_a_sweep_deletes_at_most_its_bound_and_expired_rows_go_over_repeated_swe
         "waiting-1",
         "waiting-2",
     ]
+
+
+def test_a_sweep_keeps_its_bound_under_a_plan_that_rescans_its_choice(db: None, monkeypatch: Any) -> None:
+    """The rows a sweep deletes are chosen once. Chosen in an ``IN (subquery)``, a nested loop
+    that ran the subquery again for each row locked a fresh batch each time (skipping the rows
+    the statement had just deleted) and deleted every expired row: the plan a prepared
+    statement's generic plan picked in a whole-suite run. Here that plan is forced."""
+    from django.db import connection
+    from django.utils import timezone
+
+    from memories.platform import ratelimit
+
+    now = timezone.now()
+    RateLimitBucket.objects.bulk_create(
+        [RateLimitBucket(key=f"expired-{n}", tat=now - timedelta(seconds=1 + n)) for n in range(25)]
+    )
+    monkeypatch.setattr(ratelimit, "_SWEEP_ONE_IN", 1)
+    monkeypatch.setattr(ratelimit, "SWEEP_BATCH", 10)
+    with connection.cursor() as cursor:  # local to the test's transaction
+        for setting in ("hashjoin", "mergejoin", "material", "hashagg", "sort"):
+            cursor.execute(f"SET LOCAL enable_{setting} = off")
+
+    assert rate_limit_take(key="caller", limit=Limit(requests=10, period_seconds=60.0)) is None
+    assert RateLimitBucket.objects.filter(key__startswith="expired-").count() == 15

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from memories import selectors, services
+from memories import services
+from memories.agent import verbs
 from tests.factories import make_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +24,7 @@ def test_the_answer_shows_the_state_this_request_left(alice, monkeypatch, action
     if action == "restore":
         services.memory_forget(user=alice.user, credential=None, memory_id=memory.pk)
     racing_service = services.memory_restore if racer == "restore" else services.memory_forget
-    read_back = selectors.memory_get
+    note_write = verbs.note_write
     racers: list[threading.Thread] = []
 
     def race() -> None:
@@ -33,14 +34,15 @@ def test_the_answer_shows_the_state_this_request_left(alice, monkeypatch, action
             connection.close()
 
     def racer_commits_first(**kwargs: Any) -> Any:
-        # The other request runs between this one's write and its read-back; it may finish first
-        # only if this one no longer holds the memory's row lock.
+        # The other request runs after this one's write committed and before its answer is
+        # built (note_write comes between the two), and finishes: the row lock is released.
         racers.append(threading.Thread(target=race))
         racers[0].start()
-        racers[0].join(timeout=1.0)
-        return read_back(**kwargs)
+        racers[0].join(timeout=10.0)
+        assert not racers[0].is_alive()
+        return note_write(**kwargs)
 
-    monkeypatch.setattr(selectors, "memory_get", racer_commits_first)
+    monkeypatch.setattr(verbs, "note_write", racer_commits_first)
 
     response = alice.client.post(f"/api/v1/memories/{memory.pk}/{action}/", {}, format="json")
     racers[0].join(timeout=30)
