@@ -29,7 +29,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.backends.postgresql.base import ServerBindingCursor
+from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]  # psycopg 3 only
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Model, QuerySet
 from django.db.models.query import ModelIterable
@@ -40,7 +40,7 @@ from memories import statement_settings
 M = TypeVar("M", bound=Model)
 
 
-class _PreparingCursor(ServerBindingCursor):  # type: ignore[misc]  # Django's psycopg 3 class
+class _PreparingCursor(ServerBindingCursor):  # type: ignore[misc]  # Django's psycopg 3 class: untyped
     """psycopg's server-side binding cursor, each statement prepared on its first run (psycopg
     keeps the prepared statements per server connection and prepares again on a new one)."""
 

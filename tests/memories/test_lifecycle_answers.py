@@ -11,6 +11,7 @@ from django.db import connection
 
 from memories import services
 from memories.agent import verbs
+from memories.platform import replicas
 from tests.factories import make_memory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +25,7 @@ def test_the_answer_shows_the_state_this_request_left(alice, monkeypatch, action
     if action == "restore":
         services.memory_forget(user=alice.user, credential=None, memory_id=memory.pk)
     racing_service = services.memory_restore if racer == "restore" else services.memory_forget
-    note_write = verbs.note_write
+    note_write = replicas.note_write
     racers: list[threading.Thread] = []
 
     def race() -> None:
