@@ -133,3 +133,52 @@ def test_threads_read_through_one_compiled_read_each_on_its_own_connection(alice
     assert failures == []
     assert sorted(set(answers)) == [("alice", memory.pk, private.pk), ("bob", memory.pk, None)]
     assert len(answers) == 80
+
+
+def _prepared_reads_of_memories() -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%%\"memories_memory\"%%'")
+        return int(cursor.fetchone()[0])
+
+
+def test_on_a_direct_connection_the_compiled_read_is_a_prepared_statement(alice, acme):
+    from django.db import connection
+
+    from memories.compiled import can_prepare
+
+    memory = make_memory(alice.user, "Acme ships on Tuesdays", project=acme)
+    connection.ensure_connection()
+    assert can_prepare(connection)
+    assert selectors.memory_get(user=alice.user, memory_id=memory.pk).pk == memory.pk
+    prepared = _prepared_reads_of_memories()
+    assert prepared >= 1
+    for _ in range(3):
+        assert selectors.memory_get(user=alice.user, memory_id=memory.pk).pk == memory.pk
+    # Prepared once, then reused: no new statement in the session however many runs follow.
+    assert _prepared_reads_of_memories() == prepared
+
+
+def test_where_statements_carry_settings_nothing_is_prepared(alice, acme, settings):
+    """Behind a transaction pooler (STATEMENT_SETTINGS on the connection) and inside a
+    statement_settings block, statements go with a simple-protocol prefix: never prepared, and
+    the compiled read still answers."""
+    from django.db import connection
+
+    from memories.compiled import can_prepare
+    from memories.statement_settings import statement_settings
+
+    memory = make_memory(alice.user, "Acme ships on Tuesdays", project=acme)
+    connection.ensure_connection()
+    before = _prepared_reads_of_memories()
+    with statement_settings({"jit": "off"}):
+        assert not can_prepare(connection)
+        assert selectors.memory_get(user=alice.user, memory_id=memory.pk).pk == memory.pk
+    connection.settings_dict["STATEMENT_SETTINGS"] = {"jit": "off"}
+    try:
+        assert not can_prepare(connection)
+        assert selectors.memory_get(user=alice.user, memory_id=memory.pk).pk == memory.pk
+    finally:
+        del connection.settings_dict["STATEMENT_SETTINGS"]
+    assert _prepared_reads_of_memories() == before
