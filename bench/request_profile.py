@@ -10,7 +10,9 @@ Django's test client with the server's whole middleware stack, pooled connection
 logging (written to /dev/null, so it is paid as the server pays it). For each operation:
 
 * the request's median, split into the embedding (the model's wall time), SQL (each statement
-  timed at the driver) and Python (the rest);
+  timed at the driver) and Python (the rest), as the caller times it; and the median the server
+  itself logs (zeromemory.request_log's "ms", from its first middleware to the response: the
+  server-side time, without the test client's own work);
 * the statements one request sends, each with its count per request and median time;
 * Python's own time per request by layer, from cProfile over the same requests (each
   function's own time, so layers do not overlap; cProfile slows Python down about twice, so read
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import logging
 import os
 import pstats
@@ -42,6 +45,9 @@ from typing import Any
 os.environ.setdefault("ZEROMEMORY_DB_POOL", "true")
 os.environ.setdefault("ZEROMEMORY_RATE_LIMIT_PER_MINUTE", "1000000")
 os.environ.setdefault("DJANGO_DEBUG", "false")
+# The server logs every request at INFO (zeromemory.requests): so here, before bench/writepath.py
+# (imported below) sets WARNING for its own runs, which left the request log off here too.
+os.environ.setdefault("ZEROMEMORY_LOG_LEVEL", "INFO")
 
 import platform
 import subprocess
@@ -221,6 +227,18 @@ def main(argv: list[str] | None = None) -> None:
         "context": context,
     }
 
+    # What the server itself logs per request (zeromemory.request_log's "ms": from the request
+    # middleware's entry to the response, the "server-side" time, without the client).
+    logged: list[float] = []
+
+    class ServerSide(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            ms = json.loads(record.getMessage()).get("ms")
+            if ms is not None:
+                logged.append(ms)
+
+    logging.getLogger("zeromemory.requests").addHandler(ServerSide())
+
     embedder = embeddings.get_embedder()
     original = embedder.embed
     spent = {"embedding": 0.0, "sql": 0.0}
@@ -264,12 +282,14 @@ def main(argv: list[str] | None = None) -> None:
             operation(n)
         statements.clear()
         rows = []
+        logged.clear()
         with connection.execute_wrapper(sql_wrapper):
             for n in range(args.runs):
                 spent.update(embedding=0.0, sql=0.0)
                 with Timer() as timer:
                     operation(n)
                 rows.append((timer.ms, spent["embedding"], spent["sql"]))
+        server_side = list(logged)
         profiler = cProfile.Profile()
         profiler.enable()
         for n in range(args.runs):
@@ -284,7 +304,8 @@ def main(argv: list[str] | None = None) -> None:
         say()
         say(
             f"p50 {median(total):.1f} ms (p90 {percentile(total, 0.9):.1f}) = embedding {embed:.1f} + SQL {sql:.1f}"
-            f" ({per_request:.1f} statements) + Python {python:.1f}"
+            f" ({per_request:.1f} statements) + Python {python:.1f}; server-side (its request log) p50"
+            f" {median(server_side):.1f} ms (p90 {percentile(server_side, 0.9):.1f})"
         )
         say()
         say("| statement | per request | median ms |\n| --- | ---: | ---: |")

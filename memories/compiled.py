@@ -140,9 +140,14 @@ class CompiledQuery(Generic[M]):
     ``shape`` names everything about the arguments that changes the SQL's text (not its
     parameters): one compilation is kept per shape and database alias."""
 
-    def __init__(self, model: type[M], build: Callable[..., QuerySet[M]], slots: Sequence[Slot]) -> None:
+    def __init__(
+        self, model: type[M], build: Callable[..., QuerySet[M]], slots: Sequence[Slot], *, for_write: bool = False
+    ) -> None:
         self.model = model
         self.build = build
+        # A locking read goes where writes go, as Django sends a select_for_update queryset
+        # (never to a replica a read-only request chose: memories.platform.replicas).
+        self.for_write = for_write
         self.slots = {slot.name: slot for slot in slots}
         self._compiled: dict[tuple[Hashable, str], _Compiled] = {}
         self._lock = threading.Lock()
@@ -163,7 +168,7 @@ class CompiledQuery(Generic[M]):
         return _Compiled(compiler=compiler, sql=sql, params=tuple(params), slots=found)
 
     def run(self, shape: Hashable, **values: Any) -> list[M]:
-        db = router.db_for_read(self.model)
+        db = router.db_for_write(self.model) if self.for_write else router.db_for_read(self.model)
         key = (shape, db)
         compiled = self._compiled.get(key)
         if compiled is None:

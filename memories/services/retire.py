@@ -34,7 +34,10 @@ def _lockable(user: User, ids: list[str]) -> QuerySet[Memory]:
 
 # forget and restore lock one memory per request: compiled once per process (memories.compiled).
 _LOCK_ONE = CompiledQuery(
-    Memory, lambda user_id, memory_id: _lockable(User(pk=user_id, is_active=True), [memory_id]), [USER_ID, MEMORY_ID]
+    Memory,
+    lambda user_id, memory_id: _lockable(User(pk=user_id, is_active=True), [memory_id]),
+    [USER_ID, MEMORY_ID],
+    for_write=True,
 )
 
 
