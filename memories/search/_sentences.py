@@ -177,6 +177,10 @@ def queryset_neighbours(
     memories: QuerySet[Memory], query_vectors: Sequence[list[float]], *, whole: bool, sentence_rows: bool
 ) -> list[list[tuple[str, float]]]:
     """``sentence_neighbours`` over one queryset (recall's scope)."""
+    if not whole and not sentence_rows:
+        # Nothing to search (a one-sentence question in a store without sentence rows, the
+        # common recall): compiling the scope's three statements cost 2 ms for no statement.
+        return [[] for _ in query_vectors]
     return sentence_neighbours(neighbour_scope([memories]), query_vectors, whole=whole, sentence_rows=sentence_rows)
 
 
