@@ -14,7 +14,9 @@ from django.contrib.postgres.search import SearchQuery
 from django.db import connections
 from django.db.models import QuerySet
 
+from memories.compiled import Slot
 from memories.models import Memory
+from memories.search._scope import Scope
 from memories.search._score import QUESTION_TEXT_WEIGHT, TEXT_WEIGHT
 from memories.search._sql import compiled_sql
 
@@ -260,22 +262,49 @@ def lexical_params(query: LexicalQuery) -> list[Any]:
     return [list(query.idfs), list(query.lexemes), list(query.lexemes)]
 
 
+# The stand-ins of lexical_scores' own values in a compiled scope (memories.search._scope).
+_TSQUERY = Slot("tsquery", "zm:slot:lexical:tsquery")
+
+
+def _id_slot(n: int) -> Slot:
+    return Slot(f"id:{n}", f"zm:slot:lexical:id:{n}")
+
+
+def _lexical_scope(memories: QuerySet[Memory], values: Mapping[str, Any], ids: int | None) -> QuerySet[Any, Any]:
+    """The rows of ``memories`` holding a telling lexeme (and, given ``ids``, among that many ids)."""
+    scope = memories.filter(search_vector=LexemeQuery(values[_TSQUERY.name]))
+    if ids is not None:
+        scope = scope.filter(pk__in=[values[_id_slot(n).name] for n in range(ids)])
+    return scope.values("id")
+
+
 def lexical_scores(
-    memories: QuerySet[Memory], query: LexicalQuery, *, ids: Sequence[str] | None = None, limit: int | None = None
+    memories: QuerySet[Memory] | Scope,
+    query: LexicalQuery,
+    *,
+    ids: Sequence[str] | None = None,
+    limit: int | None = None,
 ) -> dict[str, float]:
     """The lexical side for rows of ``memories``: the best ``limit`` of those holding a telling
     lexeme, or (with ``ids``) those rows, each scored; rows holding none score 0 and are left out."""
     table = Memory._meta.db_table
-    scope = memories.filter(search_vector=LexemeQuery(query.tsquery))
-    if ids is not None:
-        scope = scope.filter(pk__in=list(ids))
-    scope_sql, scope_params = compiled_sql(scope.values("id"))
+    scope = Scope.of(memories)
+    count = None if ids is None else len(ids)
+    slots = [_TSQUERY, *(_id_slot(n) for n in range(count or 0))]
+    values = {_TSQUERY.name: query.tsquery, **{_id_slot(n).name: pk for n, pk in enumerate(ids or ())}}
+    scope_sql, scope_params = scope.sql(
+        "lexical",
+        lambda memories, values: _lexical_scope(memories, values, count),
+        shape=count,
+        slots=slots,
+        values=values,
+    )
     sql = (
         f"SELECT m.id, {lexical_sum_sql('m.search_vector', query)} / %s AS lexical FROM {table} m "
         f"WHERE m.id IN ({scope_sql}) ORDER BY lexical DESC, m.id"
     )
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    with connections[memories.db].cursor() as cursor:
+    with connections[scope.db].cursor() as cursor:
         cursor.execute(sql, [*lexical_params(query), query.self_score, *scope_params])
         return {pk: float(score) for pk, score in cursor.fetchall()}

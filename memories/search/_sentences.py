@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 from pgvector import Vector
 
 from memories.models import Memory, MemorySentence
+from memories.search._scope import Scope
 from memories.search._score import DISTINCT_TOP
 from memories.search._sql import bound, compiled_sql, nearest_indexed_sql, nearest_sql
 from memories.statement_settings import statement_settings
@@ -214,7 +215,7 @@ def distinct_from(nearest: Sequence[Sequence[tuple[str, float]]]) -> dict[str, f
 
 
 def question_distinct(
-    memories: QuerySet[Memory],
+    memories: QuerySet[Memory] | Scope,
     embedding: list[float],
     query_vectors: list[list[float]],
     by_vector: list[tuple[str, float]],
@@ -222,9 +223,13 @@ def question_distinct(
     """The sentence side for a question: each query vector's nearest by whole-text vector (the
     vector side's head for a one-sentence question) and by sentence, found as
     ``sentence_neighbours`` finds them, in one statement."""
+    scope = Scope.of(memories)
     own = len(query_vectors) == 1 and query_vectors[0] == embedding
-    sentence_rows = sentence_rows_exist(memories.db)
-    nearest = queryset_neighbours(memories, query_vectors, whole=not own, sentence_rows=sentence_rows)
+    sentence_rows = sentence_rows_exist(scope.db)
+    if own and not sentence_rows:
+        nearest: list[list[tuple[str, float]]] = [[]]  # nothing to search: the scope is never built
+    else:
+        nearest = queryset_neighbours(scope.queryset, query_vectors, whole=not own, sentence_rows=sentence_rows)
     if own:
         nearest[0].extend(by_vector[:DISTINCT_TOP])
     return distinct_from(nearest)
