@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.postgres.search import SearchQuery
 from django.db import connections
 from django.db.models import QuerySet
+from pgvector import Vector
 
 from memories.compiled import Slot
 from memories.models import Memory
@@ -308,3 +309,39 @@ def lexical_scores(
     with connections[scope.db].cursor() as cursor:
         cursor.execute(sql, [*lexical_params(query), query.self_score, *scope_params])
         return {pk: float(score) for pk, score in cursor.fetchall()}
+
+
+def question_lexical(
+    memories: QuerySet[Memory] | Scope,
+    query: LexicalQuery,
+    *,
+    limit: int,
+    also: Sequence[str],
+    embedding: list[float],
+) -> dict[str, tuple[float, float]]:
+    """``lexical_scores`` of the best ``limit`` and of the rows ``also`` (the vector side's), in
+    one statement, as (lexical, cosine distance to ``embedding``) by id, in the order the two
+    calls gave them: the best ``limit`` first, then the rest of ``also`` that hold a telling
+    lexeme, best first. The distance comes with each row for the ranking's candidates only the
+    lexical side found (a statement of their own before)."""
+    table = Memory._meta.db_table
+    scope = Scope.of(memories)
+    scope_sql, scope_params = scope.sql(
+        "lexical",
+        lambda memories, values: _lexical_scope(memories, values, None),
+        slots=[_TSQUERY],
+        values={_TSQUERY.name: query.tsquery},
+    )
+    # The lexical side of every row holding a telling lexeme is computed once (lexical_scores'
+    # ORDER BY … LIMIT computed it for all of them too); the distance only for the rows kept.
+    sql = (
+        f"WITH zm_lexical AS MATERIALIZED (SELECT m.id, {lexical_sum_sql('m.search_vector', query)} / %s "
+        f"AS lexical FROM {table} m WHERE m.id IN ({scope_sql})) "
+        "SELECT r.id, r.lexical, m.embedding <=> %s::vector FROM (SELECT id, lexical, "
+        "row_number() OVER (ORDER BY lexical DESC, id) AS place FROM zm_lexical) r "
+        f"JOIN {table} m ON m.id = r.id WHERE r.place <= %s OR r.id = ANY(%s::text[]) ORDER BY r.place"
+    )
+    params = [*lexical_params(query), query.self_score, *scope_params, Vector._to_db(embedding), limit, list(also)]
+    with connections[scope.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return {pk: (float(lexical), float(distance)) for pk, lexical, distance in cursor.fetchall()}

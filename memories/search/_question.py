@@ -13,7 +13,7 @@ from pgvector.django import CosineDistance
 
 from memories.compiled import Slot
 from memories.models import Memory, Project
-from memories.search._lexical import lexical_query, lexical_scores, weight_for
+from memories.search._lexical import lexical_query, question_lexical, weight_for
 from memories.search._nearest import project_ranking, vector_ranking
 from memories.search._scope import Scope, statement
 from memories.search._score import score
@@ -85,12 +85,15 @@ def question_ranking(
     # The lexical match of the question's rarest words, over the best few by each side.
     lexical = lexical_query(text, scope.db) if use_text else None
     weight = weight_for(lexical, question=True)
-    matches = lexical_scores(scope, lexical, limit=candidates) if lexical is not None else {}
+    # The best few by the lexical side, and the vector side's rows scored there too.
+    found = {}
     if lexical is not None:
-        unmatched = [pk for pk in distances if pk not in matches]
-        matches |= lexical_scores(scope, lexical, ids=unmatched) if unmatched else {}
+        found = question_lexical(scope, lexical, limit=candidates, also=list(distances), embedding=embedding)
+    matches = {pk: lexical_score for pk, (lexical_score, _) in found.items()}
     distinct = question_distinct(scope, embedding, query_vectors, by_vector) if use_text else {}
     missing = [pk for pk in [*matches, *distinct] if pk not in distances]
+    distances |= {pk: found[pk][1] for pk in missing if pk in found}
+    missing = [pk for pk in missing if pk not in distances]
     if missing:
         distances |= dict(_distances(missing, embedding))
     scores = {
