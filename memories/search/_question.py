@@ -12,7 +12,7 @@ from pgvector import Vector
 from pgvector.django import CosineDistance
 
 from memories.compiled import Slot
-from memories.models import Memory, Project
+from memories.models import Memory, MemorySentence, Project
 from memories.search._lexical import lexical_query, question_lexical, weight_for
 from memories.search._nearest import project_ranking, vector_ranking
 from memories.search._scope import Scope, statement
@@ -54,6 +54,20 @@ def _distances(ids: list[str], embedding: list[float]) -> list[tuple[str, float]
         return [(pk, float(distance)) for pk, distance in cursor.fetchall()]
 
 
+def _question_lexemes(text: str, alias: str) -> tuple[dict[str, int], bool]:
+    """The question's lexemes with their counts (``text_lexemes``) and whether any memory has
+    sentence rows (``sentence_rows_exist``), in one round trip: each was a statement of its own
+    on every recall."""
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT EXISTS (SELECT 1 FROM {MemorySentence._meta.db_table})), array_agg(lexeme), "
+            "array_agg(coalesce(cardinality(positions), 1)) FROM unnest(to_tsvector('english', %s))",
+            [text],
+        )
+        exists, lexemes, counts = cursor.fetchone()
+    return {lexeme: int(count) for lexeme, count in zip(lexemes or [], counts or [], strict=True)}, bool(exists)
+
+
 def question_ranking(
     memories: QuerySet[Memory] | Scope,
     *,
@@ -83,14 +97,17 @@ def question_ranking(
         by_vector = vector_ranking(scope, embedding, candidates, user=user, exact=exact)
     distances = {pk: float(distance) for pk, distance in by_vector}
     # The lexical match of the question's rarest words, over the best few by each side.
-    lexical = lexical_query(text, scope.db) if use_text else None
+    lexical, sentence_rows = None, False
+    if use_text:
+        counts, sentence_rows = _question_lexemes(text, scope.db)
+        lexical = lexical_query(text, scope.db, counts=counts)
     weight = weight_for(lexical, question=True)
     # The best few by the lexical side, and the vector side's rows scored there too.
     found = {}
     if lexical is not None:
         found = question_lexical(scope, lexical, limit=candidates, also=list(distances), embedding=embedding)
     matches = {pk: lexical_score for pk, (lexical_score, _) in found.items()}
-    distinct = question_distinct(scope, embedding, query_vectors, by_vector) if use_text else {}
+    distinct = question_distinct(scope, embedding, query_vectors, by_vector, sentence_rows) if use_text else {}
     missing = [pk for pk in [*matches, *distinct] if pk not in distances]
     distances |= {pk: found[pk][1] for pk in missing if pk in found}
     missing = [pk for pk in missing if pk not in distances]

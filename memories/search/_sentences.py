@@ -219,13 +219,16 @@ def question_distinct(
     embedding: list[float],
     query_vectors: list[list[float]],
     by_vector: list[tuple[str, float]],
+    sentence_rows: bool | None = None,
 ) -> dict[str, float]:
     """The sentence side for a question: each query vector's nearest by whole-text vector (the
     vector side's head for a one-sentence question) and by sentence, found as
-    ``sentence_neighbours`` finds them, in one statement."""
+    ``sentence_neighbours`` finds them, in one statement. ``sentence_rows``: whether any memory
+    has sentence rows, when already asked (``sentence_rows_exist``)."""
     scope = Scope.of(memories)
     own = len(query_vectors) == 1 and query_vectors[0] == embedding
-    sentence_rows = sentence_rows_exist(scope.db)
+    if sentence_rows is None:
+        sentence_rows = sentence_rows_exist(scope.db)
     if own and not sentence_rows:
         nearest: list[list[tuple[str, float]]] = [[]]  # nothing to search: the scope is never built
     else:
