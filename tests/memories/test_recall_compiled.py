@@ -7,6 +7,7 @@ the exact scan and the lexical and distance statements alike; each shape compile
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
@@ -28,7 +29,7 @@ from tests.factories import make_memory
 from tests.helpers import remember, supersedes
 
 QUESTIONS = ["When does Acme ship?", "What is in the release checklist wiki?", "garden tomatoes"]
-FILTERS = [
+FILTERS: list[dict[str, Any]] = [
     {},
     {"kinds": ["fact"]},
     {"kinds": ["decision", "fact"]},
@@ -104,8 +105,8 @@ def test_recall_compiled_answers_what_the_queryset_answers_for_every_persona_sco
     story = _story(alice, bob, carol, acme)
     personas = [alice, bob, carol, dave]
 
-    def answers() -> dict:
-        found = {}
+    def answers() -> dict[tuple[str, ...], Any]:
+        found: dict[tuple[str, ...], Any] = {}
         for persona in personas:
             for options in FILTERS:
                 if options.get("project_slug") and persona is carol:
@@ -131,7 +132,7 @@ def test_recall_compiled_answers_what_the_queryset_answers_for_every_persona_sco
     assert "Acme ships on Wednesdays now\n  was: Acme ships on Tuesdays (until " in was
     assert "was:" not in compiled[("bob", QUESTIONS[0], repr([]), "context")][0] or "Wednesdays" in was
     # It is the rule and the filters, not an open door or an empty answer.
-    seen = {key[0]: set() for key in compiled}
+    seen: dict[str, set[str]] = {key[0]: set() for key in compiled}
     for key, hits in compiled.items():
         if len(key) == 3:
             seen[key[0]] |= {hit[0] for hit in hits}
@@ -167,7 +168,7 @@ def test_each_statement_of_the_ranking_is_the_same_compiled_or_built(alice, bob,
             assert scope.compiled
             queryset = Scope.of(_in_project(_unscoped(persona.user, filters), persona.user.pk, None))
             for question in QUESTIONS:
-                embedding = [float(x) for x in Memory.objects.order_by("pk").first().embedding]
+                embedding = [float(x) for x in Memory.objects.order_by("pk")[0].embedding]
                 arguments = {
                     "user": persona.user,
                     "text": question,
