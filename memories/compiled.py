@@ -184,3 +184,61 @@ class CompiledQuery(Generic[M]):
         compiler.connection = _PreparingConnection(connections[db])  # type: ignore[assignment]
         compiler.as_sql = lambda *args, **kwargs: (compiled.sql, tuple(params))  # type: ignore[method-assign]
         return list(ModelIterable(_QuerySet(self.model, db, compiler)))  # type: ignore[arg-type]
+
+
+class CompiledStatements:
+    """The SQL of querysets compiled once per shape, for statements the caller sends itself (on
+    a cursor, or inside SQL of its own) rather than as models: recall's searches.
+
+    ``sql(shape, db, build, slots, values)`` compiles ``build(**stand_ins)`` the first time
+    ``shape`` is asked for on ``db`` and keeps its SQL and which of its parameters are which
+    slot; every call gives that SQL with ``values`` in the slots' places. ``shape`` names
+    everything about the call that changes the SQL's text, and ``build`` must give the same
+    text for every call of one shape: only its parameters may differ, and only in the slots.
+    Unlike :class:`CompiledQuery`, a slot may stand for any value the SQL carries as a
+    parameter that compares by value (a datetime, a vector's text), not only an id."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[tuple[Hashable, str], tuple[str, tuple[Any, ...], tuple[tuple[int, str], ...]]] = {}
+        self._lock = threading.Lock()
+
+    def sql(
+        self,
+        shape: Hashable,
+        db: str,
+        build: Callable[..., QuerySet[Any, Any]],
+        slots: Sequence[Slot],
+        values: dict[str, Any],
+    ) -> tuple[str, list[Any]]:
+        key = (shape, db)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            with self._lock:
+                compiled = self._compiled.get(key) or _compile_statement(db, build, slots)
+                self._compiled[key] = compiled
+        sql, params, positions = compiled
+        bound = list(params)
+        for position, name in positions:
+            bound[position] = values[name]
+        return sql, bound
+
+
+def _compile_statement(
+    db: str, build: Callable[..., QuerySet[Any, Any]], slots: Sequence[Slot]
+) -> tuple[str, tuple[Any, ...], tuple[tuple[int, str], ...]]:
+    queryset = build(**{slot.name: slot.stand_in for slot in slots}).using(db)
+    sql, params = queryset.query.get_compiler(using=db).as_sql()
+    # By value and type: a stand-in is a value no real argument takes (-7310002, 1900-01-02…).
+    by_value = {(type(slot.stand_in), slot.stand_in): slot.name for slot in slots}
+    positions = []
+    for position, param in enumerate(params):
+        try:
+            name = by_value.get((type(param), param))
+        except TypeError:  # an unhashable parameter (a list, JSON) is never a slot
+            continue
+        if name is not None:
+            positions.append((position, name))
+    missing = {slot.name for slot in slots} - {name for _, name in positions}
+    if missing:  # a slot the SQL does not carry as a parameter: the shape is not what was meant
+        raise ValueError(f"{sorted(missing)} do not reach the compiled SQL as parameters")
+    return sql, tuple(params), tuple(positions)

@@ -10,17 +10,20 @@ tokenizer (``memories.embedding.tokens``); the block is never over ``max_tokens`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import QuerySet
 
 from memories.choices import LOOP_KINDS, LoopStatus, State
+from memories.compiled import USER_ID, CompiledQuery, Slot
 from memories.embedding.tokens import count_tokens
 from memories.models import Memory
 from memories.recall import RecallHit, recall
-from memories.visibility import visible_memories
+from memories.visibility import compiled_rule_applies, visible_memories
 
 # How many of recall's best the pack considers: as many as could fit, up to recall's maximum.
 # An item's line is at least 12 tokens ("- (fact, 2026-12-04) a"), so a budget of B tokens holds
@@ -79,15 +82,44 @@ def _was_text(old: Memory) -> str:
     return f"  was: {quoted} (until {_day(old.invalidated_at)})"
 
 
-def _last_versions(user: User, ids: list[str], as_of: datetime | None) -> dict[str, Memory]:
-    """For each of ``ids``, the most recently retired version it superseded that ``user`` may
-    see (as it stood at ``as_of``, when given)."""
+def _older(user: User, ids: list[str], as_of: datetime | None) -> QuerySet[Memory]:
+    """The retired versions ``ids`` superseded that ``user`` may see, most recently retired first."""
     # A purged version has no words to quote.
     older = visible_memories(user).filter(superseded_by_id__in=ids, state=State.SUPERSEDED, purged_at__isnull=True)
     if as_of is not None:
         older = older.filter(invalidated_at__lte=as_of)
+    return older.only("id", "content", "superseded_by_id", "invalidated_at").order_by("-invalidated_at", "-id")
+
+
+def _id_slot(n: int) -> Slot:
+    return Slot(f"id:{n}", f"mem_\x00 stand-in {n}")
+
+
+@functools.cache
+def _older_read(count: int) -> CompiledQuery[Memory]:
+    """``_older`` of ``count`` ids for a user's full token, compiled once per count
+    (memories.compiled): every context pack reads it."""
+
+    def build(user_id: int, **ids: str) -> QuerySet[Memory]:
+        caller = User(pk=user_id, is_active=True)
+        return _older(caller, [ids[_id_slot(n).name] for n in range(count)], None)
+
+    return CompiledQuery(Memory, build, [USER_ID, *(_id_slot(n) for n in range(count))])
+
+
+def _last_versions(user: User, ids: list[str], as_of: datetime | None) -> dict[str, Memory]:
+    """For each of ``ids``, the most recently retired version it superseded that ``user`` may
+    see (as it stood at ``as_of``, when given)."""
+    if not ids:
+        return {}
+    if as_of is None and compiled_rule_applies(user):
+        older = _older_read(len(ids)).run(
+            len(ids), user_id=user.pk, **{_id_slot(n).name: pk for n, pk in enumerate(ids)}
+        )
+    else:
+        older = list(_older(user, ids, as_of))
     found: dict[str, Memory] = {}
-    for memory in older.only("id", "content", "superseded_by_id", "invalidated_at").order_by("-invalidated_at", "-id"):
+    for memory in older:
         found.setdefault(str(memory.superseded_by_id), memory)
     return found
 

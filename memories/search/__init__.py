@@ -6,7 +6,8 @@ Everything outside this package uses the names below (``__all__``); its modules 
 Python and rendered as SQL; ``_lexical``: the lexical side; ``_sentences``: the sentence side's
 neighbours; ``_nearest``: the vector side's candidates (exact scans and the HNSW walk);
 ``_fused``: the exact top of a scope in one statement (similar_existing, the hygiene
-candidates); ``_question``: a question's ranking (recall).
+candidates); ``_question``: a question's ranking (recall); ``_scope``: recall's scope, its
+statements compiled once per shape.
 
 One ranking, used wherever the server looks for the memories a new statement may restate or
 replace — ``similar_existing`` in a write's answer (SPEC R-N1) and the hygiene pipeline's
@@ -73,6 +74,7 @@ from memories.search._nearest import (
     walk_is_cheaper,
 )
 from memories.search._question import Scored, question_ranking
+from memories.search._scope import Scope
 from memories.search._score import (
     DISTINCT_TOP,
     DISTINCT_WEIGHT,
@@ -111,6 +113,7 @@ __all__ = [
     "LexicalStats",
     "NeighbourScope",
     "Ranked",
+    "Scope",
     "Scored",
     "compile_parts",
     "distinct_from",

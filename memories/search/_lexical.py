@@ -13,8 +13,11 @@ from typing import Any
 from django.contrib.postgres.search import SearchQuery
 from django.db import connections
 from django.db.models import QuerySet
+from pgvector import Vector
 
+from memories.compiled import Slot
 from memories.models import Memory
+from memories.search._scope import Scope
 from memories.search._score import QUESTION_TEXT_WEIGHT, TEXT_WEIGHT
 from memories.search._sql import compiled_sql
 
@@ -260,22 +263,85 @@ def lexical_params(query: LexicalQuery) -> list[Any]:
     return [list(query.idfs), list(query.lexemes), list(query.lexemes)]
 
 
+# The stand-ins of lexical_scores' own values in a compiled scope (memories.search._scope).
+_TSQUERY = Slot("tsquery", "zm:slot:lexical:tsquery")
+
+
+def _id_slot(n: int) -> Slot:
+    return Slot(f"id:{n}", f"zm:slot:lexical:id:{n}")
+
+
+def _lexical_scope(memories: QuerySet[Memory], values: Mapping[str, Any], ids: int | None) -> QuerySet[Any, Any]:
+    """The rows of ``memories`` holding a telling lexeme (and, given ``ids``, among that many ids)."""
+    scope = memories.filter(search_vector=LexemeQuery(values[_TSQUERY.name]))
+    if ids is not None:
+        scope = scope.filter(pk__in=[values[_id_slot(n).name] for n in range(ids)])
+    return scope.values("id")
+
+
 def lexical_scores(
-    memories: QuerySet[Memory], query: LexicalQuery, *, ids: Sequence[str] | None = None, limit: int | None = None
+    memories: QuerySet[Memory] | Scope,
+    query: LexicalQuery,
+    *,
+    ids: Sequence[str] | None = None,
+    limit: int | None = None,
 ) -> dict[str, float]:
     """The lexical side for rows of ``memories``: the best ``limit`` of those holding a telling
     lexeme, or (with ``ids``) those rows, each scored; rows holding none score 0 and are left out."""
     table = Memory._meta.db_table
-    scope = memories.filter(search_vector=LexemeQuery(query.tsquery))
-    if ids is not None:
-        scope = scope.filter(pk__in=list(ids))
-    scope_sql, scope_params = compiled_sql(scope.values("id"))
+    scope = Scope.of(memories)
+    count = None if ids is None else len(ids)
+    slots = [_TSQUERY, *(_id_slot(n) for n in range(count or 0))]
+    values = {_TSQUERY.name: query.tsquery, **{_id_slot(n).name: pk for n, pk in enumerate(ids or ())}}
+    scope_sql, scope_params = scope.sql(
+        "lexical",
+        lambda memories, values: _lexical_scope(memories, values, count),
+        shape=count,
+        slots=slots,
+        values=values,
+    )
     sql = (
         f"SELECT m.id, {lexical_sum_sql('m.search_vector', query)} / %s AS lexical FROM {table} m "
         f"WHERE m.id IN ({scope_sql}) ORDER BY lexical DESC, m.id"
     )
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    with connections[memories.db].cursor() as cursor:
+    with connections[scope.db].cursor() as cursor:
         cursor.execute(sql, [*lexical_params(query), query.self_score, *scope_params])
         return {pk: float(score) for pk, score in cursor.fetchall()}
+
+
+def question_lexical(
+    memories: QuerySet[Memory] | Scope,
+    query: LexicalQuery,
+    *,
+    limit: int,
+    also: Sequence[str],
+    embedding: list[float],
+) -> dict[str, tuple[float, float]]:
+    """``lexical_scores`` of the best ``limit`` and of the rows ``also`` (the vector side's), in
+    one statement, as (lexical, cosine distance to ``embedding``) by id, in the order the two
+    calls gave them: the best ``limit`` first, then the rest of ``also`` that hold a telling
+    lexeme, best first. The distance comes with each row for the ranking's candidates only the
+    lexical side found (a statement of their own before)."""
+    table = Memory._meta.db_table
+    scope = Scope.of(memories)
+    scope_sql, scope_params = scope.sql(
+        "lexical",
+        lambda memories, values: _lexical_scope(memories, values, None),
+        slots=[_TSQUERY],
+        values={_TSQUERY.name: query.tsquery},
+    )
+    # The lexical side of every row holding a telling lexeme is computed once (lexical_scores'
+    # ORDER BY … LIMIT computed it for all of them too); the distance only for the rows kept.
+    sql = (
+        f"WITH zm_lexical AS MATERIALIZED (SELECT m.id, {lexical_sum_sql('m.search_vector', query)} / %s "
+        f"AS lexical FROM {table} m WHERE m.id IN ({scope_sql})) "
+        "SELECT r.id, r.lexical, m.embedding <=> %s::vector FROM (SELECT id, lexical, "
+        "row_number() OVER (ORDER BY lexical DESC, id) AS place FROM zm_lexical) r "
+        f"JOIN {table} m ON m.id = r.id WHERE r.place <= %s OR r.id = ANY(%s::text[]) ORDER BY r.place"
+    )
+    params = [*lexical_params(query), query.self_score, *scope_params, Vector._to_db(embedding), limit, list(also)]
+    with connections[scope.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return {pk: (float(lexical), float(distance)) for pk, lexical, distance in cursor.fetchall()}

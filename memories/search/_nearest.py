@@ -7,15 +7,19 @@ import json
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connections
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Value
+from pgvector import Vector
 from pgvector.django import CosineDistance
 
+from memories.compiled import Slot
 from memories.models import Memory, Project, token_scope
+from memories.search._scope import Scope
 from memories.statement_settings import statement_settings
 from memories.visibility import visible_parts
 
@@ -45,20 +49,21 @@ def forget_estimates() -> None:
         _estimates_cache.clear()
 
 
-def _estimates(memories: QuerySet[Memory], user: User) -> tuple[int, int]:
+def _estimates(scope: Scope, user: User) -> tuple[int, int]:
     """(rows ``user`` sees of ``memories``, rows of the table), by the planner (one EXPLAIN, about
     3 ms to plan the rule's subqueries in every part), kept a minute per process and caller:
     an agent recalls again and again, and the sizes move slowly. Only a plan's choice rests on
     them, never an answer."""
-    sql, params = memories.query.sql_with_params()  # the filters, the caller's ids among them
-    key = (memories.db, user.pk, user.is_superuser, token_scope(user), sql, tuple(map(str, params)))
+    # The filters, the caller's ids among them (a compiled scope's shape and values: its SQL
+    # without compiling it).
+    key = (scope.db, user.pk, user.is_superuser, token_scope(user), scope.key())
     now = time.monotonic()
     with _estimates_lock:
         found = _estimates_cache.get(key)
         if found is not None and now - found[0] < _ESTIMATES_SECONDS:
             _estimates_cache.move_to_end(key)
             return found[1], found[2]
-    *visible, table = estimated_rows([*visible_parts(user, memories), Memory.objects.using(memories.db).all()])
+    *visible, table = estimated_rows([*visible_parts(user, scope.queryset), Memory.objects.using(scope.db).all()])
     with _estimates_lock:
         _estimates_cache[key] = (now, sum(visible), table)
         while len(_estimates_cache) > _ESTIMATES_SIZE:
@@ -118,8 +123,22 @@ def estimated_rows(queries: list[QuerySet[Memory]]) -> list[int]:
     return [int(child["Plan Rows"]) for child in children]
 
 
+# The question's vector, as its text (what CosineDistance sends for a list of floats).
+VECTOR = Slot("vector", "zm:slot:vector")
+
+
+def _walk(memories: QuerySet[Memory], values: Mapping[str, Any], count: int) -> QuerySet[Any, Any]:
+    ranked = memories.annotate(distance=CosineDistance("embedding", Value(values[VECTOR.name]))).order_by("distance")
+    return ranked.values_list("pk", "distance")[:count]
+
+
 def vector_ranking(
-    memories: QuerySet[Memory], embedding: list[float], count: int, *, user: User, exact: bool | None = None
+    memories: QuerySet[Memory] | Scope,
+    embedding: list[float],
+    count: int,
+    *,
+    user: User,
+    exact: bool | None = None,
 ) -> list[tuple[str, float]]:
     """The ``count`` memories of ``memories`` (read from visible_memories for ``user``) nearest to
     ``embedding``, as (pk, distance).
@@ -136,21 +155,29 @@ def vector_ranking(
     scan reads the visible rows by the ways they are visible (memories.visibility.visible_parts),
     each from its index, never the whole table.
     """
+    scope = Scope.of(memories)
     if count > settings.HNSW_EF_SEARCH:
         exact = True
     elif exact is None:
-        visible, table = _estimates(memories, user)
+        visible, table = _estimates(scope, user)
         exact = not walk_is_cheaper(visible=visible, table=table, count=count)
     found: list[tuple[str, float]] = []
     if not exact:
-        ranked = memories.annotate(distance=CosineDistance("embedding", embedding)).order_by("distance")
+        sql, params = scope.sql(
+            "walk",
+            lambda memories, values: _walk(memories, values, count),
+            shape=count,
+            slots=[VECTOR],
+            values={VECTOR.name: Vector(embedding).to_text()},
+        )
         # The search settings go with the statement (also where a transaction pooler drops a
         # connection's own): at pgvector's default ef_search of 40 this walk found 0.43 of the
         # true top 10 for identifier-style queries (settings.HNSW_EF_SEARCH).
-        with statement_settings(settings.HNSW_SEARCH):
-            found = list(ranked.values_list("pk", "distance")[:count])
+        with statement_settings(settings.HNSW_SEARCH), connections[scope.db].cursor() as cursor:
+            cursor.execute(sql, params)
+            found = cursor.fetchall()
     if len(found) < count:
-        return exact_nearest(visible_parts(user, memories), embedding, count)
+        return exact_nearest(visible_parts(user, scope.queryset), embedding, count)
     return [(pk, float(distance)) for pk, distance in found]
 
 
