@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -56,10 +56,13 @@ def can_prepare(connection: BaseDatabaseWrapper) -> bool:
     connection is built with prepared statements off (``prepare_threshold`` None: the next
     transaction may run on another server connection) and each statement carries its settings
     in a simple-protocol prefix (memories.statement_settings), which server-side binding cannot
-    send; the same prefix is sent for the statements inside a ``statement_settings`` block."""
+    send; the same prefix is sent for the statements inside a ``statement_settings`` block.
+    Nor where statements are being logged (DEBUG, a test's CaptureQueriesContext): Django's log
+    reads the SQL a client-side binding cursor sent, and of a prepared one it would record none."""
     raw = connection.connection
     return (
-        raw is not None
+        not connection.queries_logged
+        and raw is not None
         and getattr(raw, "prepare_threshold", None) is not None
         and not connection.settings_dict.get("STATEMENT_SETTINGS")
         and not statement_settings.active()
@@ -156,16 +159,9 @@ class CompiledQuery(Generic[M]):
         queryset = self.build(**{name: slot.stand_in for name, slot in self.slots.items()}).using(db)
         compiler = queryset.query.get_compiler(using=db)
         sql, params = compiler.as_sql()
-        by_value = {slot.stand_in: name for name, slot in self.slots.items()}
-        found = tuple(
-            (position, by_value[param])
-            for position, param in enumerate(params)
-            if isinstance(param, (int, str)) and not isinstance(param, bool) and param in by_value
+        return _Compiled(
+            compiler=compiler, sql=sql, params=tuple(params), slots=_slot_positions(params, self.slots.values())
         )
-        missing = set(self.slots) - {name for _, name in found}
-        if missing:  # a slot the SQL does not carry as a parameter: the shape is not what was meant
-            raise ValueError(f"{sorted(missing)} do not reach the compiled SQL as parameters")
-        return _Compiled(compiler=compiler, sql=sql, params=tuple(params), slots=found)
 
     def run(self, shape: Hashable, **values: Any) -> list[M]:
         db = router.db_for_write(self.model) if self.for_write else router.db_for_read(self.model)
@@ -228,6 +224,13 @@ def _compile_statement(
 ) -> tuple[str, tuple[Any, ...], tuple[tuple[int, str], ...]]:
     queryset = build(**{slot.name: slot.stand_in for slot in slots}).using(db)
     sql, params = queryset.query.get_compiler(using=db).as_sql()
+    return sql, tuple(params), _slot_positions(params, slots)
+
+
+def _slot_positions(params: Sequence[Any], slots: Iterable[Slot]) -> tuple[tuple[int, str], ...]:
+    """Where each slot's stand-in sits among a compiled statement's parameters, as (position,
+    slot name); every slot must be found."""
+    slots = list(slots)
     # By value and type: a stand-in is a value no real argument takes (-7310002, 1900-01-02…).
     by_value = {(type(slot.stand_in), slot.stand_in): slot.name for slot in slots}
     positions = []
@@ -241,4 +244,4 @@ def _compile_statement(
     missing = {slot.name for slot in slots} - {name for _, name in positions}
     if missing:  # a slot the SQL does not carry as a parameter: the shape is not what was meant
         raise ValueError(f"{sorted(missing)} do not reach the compiled SQL as parameters")
-    return sql, tuple(params), tuple(positions)
+    return tuple(positions)

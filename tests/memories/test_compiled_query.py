@@ -182,3 +182,15 @@ def test_where_statements_carry_settings_nothing_is_prepared(alice, acme, settin
     finally:
         del connection.settings_dict["STATEMENT_SETTINGS"]
     assert _prepared_reads_of_memories() == before
+
+
+def test_a_logged_compiled_read_is_logged_with_its_sql(alice, acme):
+    """Where statements are logged (DEBUG, CaptureQueriesContext) the compiled read runs as
+    Django's own cursor runs it, so the log holds its SQL (a prepared one would log None)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    memory = make_memory(alice.user, "Acme ships on Tuesdays", project=acme)
+    with CaptureQueriesContext(connection) as captured:
+        assert selectors.memory_get(user=alice.user, memory_id=memory.pk).pk == memory.pk
+    assert [entry["sql"] is not None and memory.pk in entry["sql"] for entry in captured.captured_queries] == [True]
