@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -107,6 +107,25 @@ class Slot:
 USER_ID = Slot("user_id", -7_310_001)
 MEMORY_ID = Slot("memory_id", "mem_\x00 stand-in")
 PREFIX = Slot("prefix", "\x00 stand-in")
+
+
+def id_slot(n: int) -> Slot:
+    """The ``n``-th of several memory ids a statement takes (a read of that many ids)."""
+    return Slot(f"id:{n}", f"mem_\x00 stand-in {n}")
+
+
+def id_slots(count: int) -> list[Slot]:
+    return [id_slot(n) for n in range(count)]
+
+
+def id_values(ids: Sequence[str]) -> dict[str, str]:
+    """``ids`` by the names of their slots (``id_slot``)."""
+    return {id_slot(n).name: pk for n, pk in enumerate(ids)}
+
+
+def ids_of(values: Mapping[str, Any], count: int) -> list[str]:
+    """The ``count`` ids (or their stand-ins) a build was given, in order."""
+    return [values[id_slot(n).name] for n in range(count)]
 
 
 @dataclass(frozen=True)

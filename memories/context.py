@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from memories.choices import LOOP_KINDS, LoopStatus, State
-from memories.compiled import USER_ID, CompiledQuery, Slot
+from memories.compiled import USER_ID, CompiledQuery, id_slots, id_values, ids_of
 from memories.embedding.tokens import count_tokens
 from memories.models import Memory
 from memories.recall import RecallHit, recall
@@ -91,10 +91,6 @@ def _older(user: User, ids: list[str], as_of: datetime | None) -> QuerySet[Memor
     return older.only("id", "content", "superseded_by_id", "invalidated_at").order_by("-invalidated_at", "-id")
 
 
-def _id_slot(n: int) -> Slot:
-    return Slot(f"id:{n}", f"mem_\x00 stand-in {n}")
-
-
 @functools.cache
 def _older_read(count: int) -> CompiledQuery[Memory]:
     """``_older`` of ``count`` ids for a user's full token, compiled once per count
@@ -102,9 +98,9 @@ def _older_read(count: int) -> CompiledQuery[Memory]:
 
     def build(user_id: int, **ids: str) -> QuerySet[Memory]:
         caller = User(pk=user_id, is_active=True)
-        return _older(caller, [ids[_id_slot(n).name] for n in range(count)], None)
+        return _older(caller, ids_of(ids, count), None)
 
-    return CompiledQuery(Memory, build, [USER_ID, *(_id_slot(n) for n in range(count))])
+    return CompiledQuery(Memory, build, [USER_ID, *id_slots(count)])
 
 
 def _last_versions(user: User, ids: list[str], as_of: datetime | None) -> dict[str, Memory]:
@@ -113,9 +109,7 @@ def _last_versions(user: User, ids: list[str], as_of: datetime | None) -> dict[s
     if not ids:
         return {}
     if as_of is None and compiled_rule_applies(user):
-        older = _older_read(len(ids)).run(
-            len(ids), user_id=user.pk, **{_id_slot(n).name: pk for n, pk in enumerate(ids)}
-        )
+        older = _older_read(len(ids)).run(len(ids), user_id=user.pk, **id_values(ids))
     else:
         older = list(_older(user, ids, as_of))
     found: dict[str, Memory] = {}

@@ -24,7 +24,7 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from memories.choices import EventAction, State
-from memories.compiled import USER_ID, CompiledQuery, Slot
+from memories.compiled import USER_ID, CompiledQuery, Slot, id_slots, id_values, ids_of
 from memories.embedding import EmbeddingError, embed_one, embed_sentences
 from memories.errors import EmbeddingFailed
 from memories.models import Memory, MemoryEvent
@@ -67,14 +67,6 @@ def _state_then(when: datetime, include_superseded: bool) -> tuple[Subquery, lis
     return last_action, wanted
 
 
-def _id_slot(n: int) -> Slot:
-    return Slot(f"id:{n}", f"mem_\x00 stand-in {n}")
-
-
-def _id_values(ids: list[str]) -> dict[str, str]:
-    return {_id_slot(n).name: pk for n, pk in enumerate(ids)}
-
-
 @functools.cache
 def _hit_rows_read(count: int) -> CompiledQuery[Memory]:
     """hit_rows' read of ``count`` ids (Memory.objects…in_bulk), compiled once per count
@@ -82,9 +74,9 @@ def _hit_rows_read(count: int) -> CompiledQuery[Memory]:
 
     def build(**ids: str) -> QuerySet[Memory]:
         query = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS)
-        return query.filter(pk__in=[ids[_id_slot(n).name] for n in range(count)])
+        return query.filter(pk__in=ids_of(ids, count))
 
-    return CompiledQuery(Memory, build, [_id_slot(n) for n in range(count)])
+    return CompiledQuery(Memory, build, id_slots(count))
 
 
 def hit_rows(ids: list[str]) -> dict[str, Memory]:
@@ -92,7 +84,7 @@ def hit_rows(ids: list[str]) -> dict[str, Memory]:
     replica_reads()); any it lacks come from the primary, so a row the ranking found and the
     replica no longer shows is never a 500. One gone from both (deleted since) is left out."""
     query = Memory.objects.select_related("owner", "project").defer(*HEAVY_COLUMNS)
-    rows = {memory.pk: memory for memory in _hit_rows_read(len(ids)).run(len(ids), **_id_values(ids))} if ids else {}
+    rows = {memory.pk: memory for memory in _hit_rows_read(len(ids)).run(len(ids), **id_values(ids))} if ids else {}
     missing = [pk for pk in ids if pk not in rows]
     if missing and query.db != DEFAULT_DB_ALIAS:
         rows |= query.using(DEFAULT_DB_ALIAS).in_bulk(missing)

@@ -15,7 +15,7 @@ from django.db import connections
 from django.db.models import QuerySet
 from pgvector import Vector
 
-from memories.compiled import Slot
+from memories.compiled import Slot, id_slots, id_values, ids_of
 from memories.models import Memory
 from memories.search._scope import Scope
 from memories.search._score import QUESTION_TEXT_WEIGHT, TEXT_WEIGHT
@@ -267,15 +267,11 @@ def lexical_params(query: LexicalQuery) -> list[Any]:
 _TSQUERY = Slot("tsquery", "zm:slot:lexical:tsquery")
 
 
-def _id_slot(n: int) -> Slot:
-    return Slot(f"id:{n}", f"zm:slot:lexical:id:{n}")
-
-
 def _lexical_scope(memories: QuerySet[Memory], values: Mapping[str, Any], ids: int | None) -> QuerySet[Any, Any]:
     """The rows of ``memories`` holding a telling lexeme (and, given ``ids``, among that many ids)."""
     scope = memories.filter(search_vector=LexemeQuery(values[_TSQUERY.name]))
     if ids is not None:
-        scope = scope.filter(pk__in=[values[_id_slot(n).name] for n in range(ids)])
+        scope = scope.filter(pk__in=ids_of(values, ids))
     return scope.values("id")
 
 
@@ -291,8 +287,8 @@ def lexical_scores(
     table = Memory._meta.db_table
     scope = Scope.of(memories)
     count = None if ids is None else len(ids)
-    slots = [_TSQUERY, *(_id_slot(n) for n in range(count or 0))]
-    values = {_TSQUERY.name: query.tsquery, **{_id_slot(n).name: pk for n, pk in enumerate(ids or ())}}
+    slots = [_TSQUERY, *id_slots(count or 0)]
+    values = {_TSQUERY.name: query.tsquery, **id_values(ids or ())}
     scope_sql, scope_params = scope.sql(
         "lexical",
         lambda memories, values: _lexical_scope(memories, values, count),

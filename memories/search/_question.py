@@ -11,10 +11,10 @@ from django.db.models import QuerySet, Value
 from pgvector import Vector
 from pgvector.django import CosineDistance
 
-from memories.compiled import Slot
+from memories.compiled import id_slots, id_values, ids_of
 from memories.models import Memory, MemorySentence, Project
 from memories.search._lexical import lexical_query, question_lexical, weight_for
-from memories.search._nearest import project_ranking, vector_ranking
+from memories.search._nearest import VECTOR, project_ranking, vector_ranking
 from memories.search._scope import Scope, statement
 from memories.search._score import score
 from memories.search._sentences import question_distinct
@@ -27,27 +27,20 @@ class Scored:
     score: float
 
 
-def _distance_slot(n: int) -> Slot:
-    return Slot(f"id:{n}", f"zm:slot:distance:id:{n}")
-
-
-_VECTOR = Slot("vector", "zm:slot:distance:vector")
-
-
 def _distances(ids: list[str], embedding: list[float]) -> list[tuple[str, float]]:
     """(pk, cosine distance to ``embedding``) of the memories ``ids``: the candidates only the
     lexical or sentence side found (one statement, compiled once per count of ids)."""
     ids = list(dict.fromkeys(ids))  # a memory both sides found, once (as pk__in would have it)
-    slots = [_VECTOR, *(_distance_slot(n) for n in range(len(ids)))]
+    slots = [VECTOR, *id_slots(len(ids))]
 
     def build(**values: Any) -> QuerySet[Any, Any]:
         return (
-            Memory.objects.filter(pk__in=[values[_distance_slot(n).name] for n in range(len(ids))])
-            .annotate(distance=CosineDistance("embedding", Value(values[_VECTOR.name])))
+            Memory.objects.filter(pk__in=ids_of(values, len(ids)))
+            .annotate(distance=CosineDistance("embedding", Value(values[VECTOR.name])))
             .values_list("pk", "distance")
         )
 
-    values = {_VECTOR.name: Vector(embedding).to_text(), **{_distance_slot(n).name: pk for n, pk in enumerate(ids)}}
+    values = {VECTOR.name: Vector(embedding).to_text(), **id_values(ids)}
     sql, params = statement("distances", len(ids), build, slots, values)
     with connections[router.db_for_read(Memory)].cursor() as cursor:
         cursor.execute(sql, params)

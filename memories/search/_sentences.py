@@ -178,10 +178,6 @@ def queryset_neighbours(
     memories: QuerySet[Memory], query_vectors: Sequence[list[float]], *, whole: bool, sentence_rows: bool
 ) -> list[list[tuple[str, float]]]:
     """``sentence_neighbours`` over one queryset (recall's scope)."""
-    if not whole and not sentence_rows:
-        # Nothing to search (a one-sentence question in a store without sentence rows, the
-        # common recall): compiling the scope's three statements cost 2 ms for no statement.
-        return [[] for _ in query_vectors]
     return sentence_neighbours(neighbour_scope([memories]), query_vectors, whole=whole, sentence_rows=sentence_rows)
 
 
@@ -230,7 +226,9 @@ def question_distinct(
     if sentence_rows is None:
         sentence_rows = sentence_rows_exist(scope.db)
     if own and not sentence_rows:
-        nearest: list[list[tuple[str, float]]] = [[]]  # nothing to search: the scope is never built
+        # Nothing to search (a one-sentence question in a store without sentence rows, the
+        # common recall): the scope is never built, nor its three statements compiled (2 ms).
+        nearest: list[list[tuple[str, float]]] = [[]]
     else:
         nearest = queryset_neighbours(scope.queryset, query_vectors, whole=not own, sentence_rows=sentence_rows)
     if own:

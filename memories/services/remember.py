@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import logging
-import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -26,7 +26,7 @@ from memories.choices import (
     State,
     Visibility,
 )
-from memories.compiled import USER_ID, CompiledQuery, Slot
+from memories.compiled import USER_ID, CompiledQuery, id_slots, id_values, ids_of
 from memories.embedding import EmbeddingError, embed_one, embed_sentences, get_embedder
 from memories.errors import (
     DatabaseUnavailable,
@@ -427,24 +427,12 @@ def _retire_declared(
 # (memories.compiled): building the rule twice and compiling it cost more CPU than the statement
 # took to run, and prepared, its planning (0.43 of its 0.5 ms) is done once per connection. A
 # write names at most MAX_SUPERSEDES targets, its dedup hit and their chains' heads.
-_LOCK_WITH_RIGHTS: dict[int, CompiledQuery[Memory]] = {}
-_lock_with_rights_lock = threading.Lock()
-
-
+@functools.cache
 def _lock_statement(count: int) -> CompiledQuery[Memory]:
-    compiled = _LOCK_WITH_RIGHTS.get(count)
-    if compiled is None:
-        names = [f"memory_id_{n}" for n in range(count)]
+    def build(user_id: int, **ids: str) -> QuerySet[Memory]:
+        return locking(ids_of(ids, count), annotations=_rights(User(pk=user_id, is_active=True)))
 
-        def build(user_id: int, **ids: str) -> QuerySet[Memory]:
-            return locking([ids[name] for name in names], annotations=_rights(User(pk=user_id, is_active=True)))
-
-        slots = [Slot(name, f"mem_\x00 stand-in {n}") for n, name in enumerate(names)]
-        with _lock_with_rights_lock:
-            compiled = _LOCK_WITH_RIGHTS.setdefault(
-                count, CompiledQuery(Memory, build, [USER_ID, *slots], for_write=True)
-            )
-    return compiled
+    return CompiledQuery(Memory, build, [USER_ID, *id_slots(count)], for_write=True)
 
 
 def _lock_with_rights(user: User, ids: list[str]) -> dict[str, Memory]:
@@ -454,8 +442,7 @@ def _lock_with_rights(user: User, ids: list[str]) -> dict[str, Memory]:
     if not wanted:
         return {}
     if compiled_rule_applies(user):
-        ids_by_slot = {f"memory_id_{n}": memory_id for n, memory_id in enumerate(wanted)}
-        rows = _lock_statement(len(wanted)).run("lock", user_id=user.pk, **ids_by_slot)
+        rows = _lock_statement(len(wanted)).run("lock", user_id=user.pk, **id_values(wanted))
     else:  # a superuser's or a scoped token's rule has another shape: built as it comes
         rows = list(locking(wanted, annotations=_rights(user)))
     return {memory.pk: memory for memory in rows}
