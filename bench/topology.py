@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.zm_serve import fresh_env  # noqa: E402
+from bench.zm_serve import fresh_env, share_exported_model  # noqa: E402
 from tests.platform.helpers import free_port  # noqa: E402
 from tests.platform.pgbouncer import pgbouncer  # noqa: E402
 from tests.platform.replica import start_replica, wait_caught_up  # noqa: E402
@@ -266,8 +266,7 @@ def topology(folder: Path, agents: int, web_workers: int) -> Iterator[Topology]:
         receiver.start()
         stack.callback(receiver.stop)
         data = folder / "data"
-        if (ROOT / ".data" / "onnx").is_dir():  # the exported model: no export on first load
-            shutil.copytree(ROOT / ".data" / "onnx", data / "onnx")
+        share_exported_model(data)
         env = fresh_env(
             data,
             DATABASE_URL=bouncer.url(NAME),

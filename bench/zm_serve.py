@@ -27,6 +27,17 @@ def fresh_env(data_dir: Path, **extra: str) -> dict[str, str]:
     return {**env, "ZEROMEMORY_DATA_DIR": str(data_dir), **extra}
 
 
+def share_exported_model(data_dir: Path) -> None:
+    """Give a child's fresh data folder this checkout's exported model, so it starts without an
+    export. A link, not a copy: each copy was 87 MB on /tmp, and a suite run kept every one of them,
+    which filled a CI machine's disk. Loading an entry only reads it; an entry the child must build
+    is built under the cache's file lock, as two servers sharing one data folder would."""
+    exported = Path(os.environ.get("ZEROMEMORY_DATA_DIR") or ROOT / ".data") / "onnx"  # as settings.DATA_DIR
+    if exported.is_dir():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        (data_dir / "onnx").symlink_to(exported.resolve(), target_is_directory=True)
+
+
 def _status(port: int) -> int | None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
     try:

@@ -415,6 +415,10 @@ class EmbeddedServer:
     def watch(self, interval: float = WATCHDOG_INTERVAL_SECONDS) -> None:
         while True:
             time.sleep(interval)
+            if not self.run_dir.is_dir():
+                # The folder was deleted under us (destroy(), a throwaway server): nothing is left
+                # to stop, and taking the lock would create the folder again, as an empty leftover.
+                return
             with self._locked():
                 if not self.is_running():
                     break

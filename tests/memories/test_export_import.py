@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from bench.zm_serve import share_exported_model
 from memories.models import Link, Memory, MemoryEvent
 from tests.factories import make_memory
 from tests.helpers import remember, store_snapshot, supersedes
@@ -138,6 +139,7 @@ def test_a_round_trip_into_a_fresh_deployment_is_identical(store, tmp_path):
     path.write_text("\n".join(original) + "\n")
     fresh = EmbeddedServer(tmp_path / "fresh", port=free_port())
     fresh.acquire("zm_fresh")
+    share_exported_model(tmp_path / "unused")
     env = child_env(DATABASE_URL=fresh.url("zm_fresh"), ZEROMEMORY_DATA_DIR=str(tmp_path / "unused"))
     try:
         assert manage("migrate", "--noinput", env=env).returncode == 0
@@ -176,6 +178,7 @@ def test_a_hand_edited_file_without_a_memorys_events_imports_into_a_store_that_p
     path.write_text("\n".join(edited) + "\n")
     fresh = EmbeddedServer(tmp_path / "fresh", port=free_port())
     fresh.acquire("zm_fresh")
+    share_exported_model(tmp_path / "unused")
     env = child_env(DATABASE_URL=fresh.url("zm_fresh"), ZEROMEMORY_DATA_DIR=str(tmp_path / "unused"))
     try:
         assert manage("migrate", "--noinput", env=env).returncode == 0

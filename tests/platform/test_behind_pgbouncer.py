@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from bench.zm_serve import share_exported_model
 from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, issue_token, manage
 from tests.platform.pgbouncer import Bouncer, pgbouncer, require_pgbouncer
 from tests.platform.server import Answer, request
@@ -106,8 +106,7 @@ def pooled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pooled]:
     database.acquire(NAME)
     try:
         with pgbouncer(database, NAME, pool_size=2) as bouncer:
-            if (ROOT / ".data" / "onnx").is_dir():  # the exported model: no export on first load
-                shutil.copytree(ROOT / ".data" / "onnx", folder / "data" / "onnx")
+            share_exported_model(folder / "data")
             common = {"ZEROMEMORY_DATA_DIR": str(folder / "data"), "ZEROMEMORY_LOG_LEVEL": "WARNING"}
             direct_env = child_env(DATABASE_URL=database.url(NAME), **common)
             pooled_env = child_env(

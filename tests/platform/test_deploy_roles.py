@@ -8,7 +8,6 @@ from __future__ import annotations
 import configparser
 import os
 import shlex
-import shutil
 import signal
 import subprocess
 import time
@@ -20,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from bench.zm_serve import fresh_env
+from bench.zm_serve import fresh_env, share_exported_model
 from tests.platform.helpers import ROOT, api_call, free_port, issue_token
 from zeromemory.embedded_db import EmbeddedServer
 
@@ -63,8 +62,7 @@ def test_the_procfile_roles_run_apart_on_one_database_and_stop_on_sigterm(tmp_pa
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     data_dir = tmp_path / "data"
-    if (ROOT / ".data" / "onnx").is_dir():
-        shutil.copytree(ROOT / ".data" / "onnx", data_dir / "onnx")
+    share_exported_model(data_dir)
     port = free_port()
     env = fresh_env(
         data_dir,

@@ -11,6 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.platform.helpers import ROOT, child_env, manage
@@ -96,6 +97,17 @@ def test_a_killed_user_does_not_keep_the_server_alive_for_ever(data_dir):
 
     assert _wait_until_stopped(server)
     assert list((data_dir / "run" / "clients").iterdir()) == []
+
+
+def test_a_destroyed_server_stays_gone_when_its_watchdog_wakes(data_dir):
+    server = EmbeddedServer(data_dir)
+    server.acquire("zeromemory")
+    watchdog = psutil.Process(int((data_dir / "run" / "watchdog.pid").read_text()))
+
+    server.destroy()
+
+    watchdog.wait(timeout=30)  # it wakes within its interval and leaves
+    assert not data_dir.exists()  # and left nothing behind (it had recreated run/lock)
 
 
 def test_multiprocessing_workers_release_the_server_when_they_exit(data_dir, tmp_path):

@@ -7,6 +7,7 @@ import json
 
 import psycopg
 
+from bench.zm_serve import share_exported_model
 from tests.platform.helpers import child_env, free_port, manage
 from zeromemory.embedded_db import EmbeddedServer
 
@@ -15,6 +16,7 @@ def test_database_url_points_the_app_at_another_server(tmp_path):
     external = EmbeddedServer(tmp_path / "external", port=free_port())
     external.acquire("zm_external")
     unused_data_dir = tmp_path / "unused"
+    share_exported_model(unused_data_dir)
     env = child_env(DATABASE_URL=external.url("zm_external"), ZEROMEMORY_DATA_DIR=str(unused_data_dir))
     try:
         migrate = manage("migrate", "--noinput", env=env)

@@ -13,8 +13,8 @@ from typing import Any
 
 import psycopg
 
+from bench.zm_serve import share_exported_model
 from tests.platform.helpers import (
-    ROOT,
     WEBHOOK_SETUP,
     WRITE_IN_ACME,
     child_env,
@@ -53,10 +53,7 @@ def test_a_restart_and_a_killed_worker_in_one_run_lose_nothing(tmp_path: Path) -
         ZEROMEMORY_WEBHOOK_TIMEOUT_SECONDS="2",
         ZEROMEMORY_WEBHOOK_RETRY_DELAYS="0.3,0.3,0.3,0.3,0.3",
     )
-    if (ROOT / ".data" / "onnx").is_dir():
-        import shutil
-
-        shutil.copytree(ROOT / ".data" / "onnx", tmp_path / "data" / "onnx")
+    share_exported_model(tmp_path / "data")
 
     def rows(sql: str) -> list[tuple[Any, ...]]:
         try:

@@ -7,11 +7,11 @@ it from rotting."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from bench.zm_serve import share_exported_model
 from tests.platform.helpers import ROOT, child_env
 
 SIZE = 3000
@@ -20,8 +20,7 @@ SIZE = 3000
 def test_the_scale_bench_builds_and_measures_a_store(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    if (ROOT / ".data" / "onnx").is_dir():  # the exported model: no export on first load
-        shutil.copytree(ROOT / ".data" / "onnx", data / "onnx")
+    share_exported_model(data)
     report = tmp_path / "scale.json"
     done = _scale(data, "--requests", "4", "--queries", "5", "--output", str(report))
     assert done.returncode == 0, f"{done.stdout[-3000:]}\n{done.stderr[-4000:]}"

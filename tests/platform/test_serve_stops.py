@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import psutil
 
-from bench.zm_serve import fresh_env, zm_serve
+from bench.zm_serve import fresh_env, share_exported_model, zm_serve
 from tests.platform.helpers import ROOT, api_call, free_port, issue_token
 from zeromemory.embedded_db import EmbeddedServer
 
@@ -43,8 +42,7 @@ def _left_behind(session: int, data_dir: Path) -> list[str]:
 def test_sigterm_stops_every_process_within_30_seconds_and_loses_no_acknowledged_write(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     # The packaged model's ONNX graph, built once per checkout: not what this test is about.
-    if (ROOT / ".data" / "onnx").is_dir():
-        shutil.copytree(ROOT / ".data" / "onnx", data_dir / "onnx")
+    share_exported_model(data_dir)
     port = free_port()
     env = fresh_env(data_dir, ZEROMEMORY_PORT=str(port))
     log = tmp_path / "serve.log"

@@ -14,7 +14,8 @@ from typing import Any
 
 import psycopg
 
-from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage, manage_in_background
+from bench.zm_serve import share_exported_model
+from tests.platform.helpers import WRITE_IN_ACME, child_env, eventually, free_port, manage, manage_in_background
 from zeromemory.embedded_db import EmbeddedServer
 
 SETUP = """
@@ -46,10 +47,7 @@ def test_a_task_held_by_a_killed_worker_is_done_once_by_another(tmp_path: Path) 
         ZEROMEMORY_DB_POOL="false",
         ZEROMEMORY_TASK_LEASE_SECONDS=str(LEASE),
     )
-    if (ROOT / ".data" / "onnx").is_dir():
-        import shutil
-
-        shutil.copytree(ROOT / ".data" / "onnx", tmp_path / "data" / "onnx")
+    share_exported_model(tmp_path / "data")
 
     def rows(sql: str, *params: Any) -> list[tuple[Any, ...]]:
         with psycopg.connect(url, connect_timeout=2) as db:

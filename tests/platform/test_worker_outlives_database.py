@@ -11,7 +11,8 @@ from pathlib import Path
 
 import psycopg
 
-from tests.platform.helpers import ROOT, WRITE_IN_ACME, child_env, eventually, free_port, manage, manage_in_background
+from bench.zm_serve import share_exported_model
+from tests.platform.helpers import WRITE_IN_ACME, child_env, eventually, free_port, manage, manage_in_background
 from zeromemory.embedded_db import EmbeddedServer
 
 SETUP = """
@@ -27,10 +28,7 @@ def test_the_task_worker_keeps_working_after_the_database_restarts(tmp_path: Pat
     database.acquire("zm_worker")
     url = database.url("zm_worker")
     env = child_env(DATABASE_URL=url, ZEROMEMORY_DATA_DIR=str(tmp_path / "data"), ZEROMEMORY_DB_POOL="false")
-    if (ROOT / ".data" / "onnx").is_dir():
-        import shutil
-
-        shutil.copytree(ROOT / ".data" / "onnx", tmp_path / "data" / "onnx")
+    share_exported_model(tmp_path / "data")
 
     def done() -> list[str]:
         try:

@@ -11,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from bench.zm_serve import share_exported_model
 from tests.platform.helpers import (
     WEBHOOK_SETUP,
     WRITE_IN_ACME,
@@ -31,6 +32,7 @@ def test_the_sender_keeps_sending_after_the_database_restarts(tmp_path: Path) ->
     database.acquire("zm_sender")
     receiver = Receiver()
     receiver.start()
+    share_exported_model(tmp_path / "data")
     env = child_env(
         DATABASE_URL=database.url("zm_sender"),
         ZEROMEMORY_DATA_DIR=str(tmp_path / "data"),
