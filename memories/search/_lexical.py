@@ -15,7 +15,7 @@ from django.db import connections
 from django.db.models import QuerySet
 from pgvector import Vector
 
-from memories.compiled import Slot, id_slots, id_values, ids_of
+from memories.compiled import Slot
 from memories.models import Memory
 from memories.search._scope import Scope
 from memories.search._score import QUESTION_TEXT_WEIGHT, TEXT_WEIGHT
@@ -263,48 +263,13 @@ def lexical_params(query: LexicalQuery) -> list[Any]:
     return [list(query.idfs), list(query.lexemes), list(query.lexemes)]
 
 
-# The stand-ins of lexical_scores' own values in a compiled scope (memories.search._scope).
+# The stand-in of the question's tsquery in a compiled scope (memories.search._scope).
 _TSQUERY = Slot("tsquery", "zm:slot:lexical:tsquery")
 
 
-def _lexical_scope(memories: QuerySet[Memory], values: Mapping[str, Any], ids: int | None) -> QuerySet[Any, Any]:
-    """The rows of ``memories`` holding a telling lexeme (and, given ``ids``, among that many ids)."""
-    scope = memories.filter(search_vector=LexemeQuery(values[_TSQUERY.name]))
-    if ids is not None:
-        scope = scope.filter(pk__in=ids_of(values, ids))
-    return scope.values("id")
-
-
-def lexical_scores(
-    memories: QuerySet[Memory] | Scope,
-    query: LexicalQuery,
-    *,
-    ids: Sequence[str] | None = None,
-    limit: int | None = None,
-) -> dict[str, float]:
-    """The lexical side for rows of ``memories``: the best ``limit`` of those holding a telling
-    lexeme, or (with ``ids``) those rows, each scored; rows holding none score 0 and are left out."""
-    table = Memory._meta.db_table
-    scope = Scope.of(memories)
-    count = None if ids is None else len(ids)
-    slots = [_TSQUERY, *id_slots(count or 0)]
-    values = {_TSQUERY.name: query.tsquery, **id_values(ids or ())}
-    scope_sql, scope_params = scope.sql(
-        "lexical",
-        lambda memories, values: _lexical_scope(memories, values, count),
-        shape=count,
-        slots=slots,
-        values=values,
-    )
-    sql = (
-        f"SELECT m.id, {lexical_sum_sql('m.search_vector', query)} / %s AS lexical FROM {table} m "
-        f"WHERE m.id IN ({scope_sql}) ORDER BY lexical DESC, m.id"
-    )
-    if limit is not None:
-        sql += f" LIMIT {int(limit)}"
-    with connections[scope.db].cursor() as cursor:
-        cursor.execute(sql, [*lexical_params(query), query.self_score, *scope_params])
-        return {pk: float(score) for pk, score in cursor.fetchall()}
+def _lexical_scope(memories: QuerySet[Memory], values: Mapping[str, Any]) -> QuerySet[Any, Any]:
+    """The rows of ``memories`` holding a telling lexeme."""
+    return memories.filter(search_vector=LexemeQuery(values[_TSQUERY.name])).values("id")
 
 
 def question_lexical(
@@ -315,21 +280,21 @@ def question_lexical(
     also: Sequence[str],
     embedding: list[float],
 ) -> dict[str, tuple[float, float]]:
-    """``lexical_scores`` of the best ``limit`` and of the rows ``also`` (the vector side's), in
-    one statement, as (lexical, cosine distance to ``embedding``) by id, in the order the two
-    calls gave them: the best ``limit`` first, then the rest of ``also`` that hold a telling
-    lexeme, best first. The distance comes with each row for the ranking's candidates only the
-    lexical side found (a statement of their own before)."""
+    """The lexical side of the best ``limit`` rows of ``memories`` holding a telling lexeme and of
+    the rows ``also`` (the vector side's), in one statement, as (lexical, cosine distance to
+    ``embedding``) by id: the best ``limit`` first, then the rest of ``also`` that hold a telling
+    lexeme, best first; rows holding none are left out. The distance comes with each row for the
+    ranking's candidates only the lexical side found (a statement of their own before)."""
     table = Memory._meta.db_table
     scope = Scope.of(memories)
     scope_sql, scope_params = scope.sql(
         "lexical",
-        lambda memories, values: _lexical_scope(memories, values, None),
+        _lexical_scope,
         slots=[_TSQUERY],
         values={_TSQUERY.name: query.tsquery},
     )
-    # The lexical side of every row holding a telling lexeme is computed once (lexical_scores'
-    # ORDER BY … LIMIT computed it for all of them too); the distance only for the rows kept.
+    # The lexical side of every row holding a telling lexeme is computed once (an ORDER BY … LIMIT
+    # computes it for all of them too); the distance only for the rows kept.
     sql = (
         f"WITH zm_lexical AS MATERIALIZED (SELECT m.id, {lexical_sum_sql('m.search_vector', query)} / %s "
         f"AS lexical FROM {table} m WHERE m.id IN ({scope_sql})) "
