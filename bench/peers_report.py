@@ -6,7 +6,9 @@ without running anything (tests/bench/test_peers_report.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 OPERATIONS = ("write", "replace", "search", "forget")
 HEADINGS = {"write": "write", "replace": "replace", "search": "search", "forget": "delete / forget"}
@@ -196,6 +198,21 @@ class Context:
     how: list[str]  # paragraphs on how each side was run
 
 
+def _ms(figure: Callable[[str], float]) -> Callable[[str], str]:
+    """An operation's cell of ``figure`` (ms, one decimal)."""
+    return lambda operation: f"{figure(operation):.1f}"
+
+
+def _by_operation(rows: Iterable[tuple[str, Callable[[str], str]]], aligned: str = "---:") -> list[str]:
+    """A table of one column per operation: its heading, then ``(name, cell of an operation)``
+    a row each."""
+    return [
+        "| | " + " | ".join(HEADINGS[op] for op in OPERATIONS) + " |",
+        "| --- | " + " | ".join(aligned for _ in OPERATIONS) + " |",
+        *(f"| {name} | " + " | ".join(cell(op) for op in OPERATIONS) + " |" for name, cell in rows),
+    ]
+
+
 def markdown(sides: list[Side], context: Context) -> str:
     ours, peers = _ours_and_peers(sides)
     columns = " | ".join(HEADINGS[op] for op in OPERATIONS)
@@ -238,12 +255,7 @@ def markdown(sides: list[Side], context: Context) -> str:
         *[paragraph + "\n" for paragraph in context.how],
         "## The issue's table (p50 ms)",
         "",
-        f"| | {columns} |",
-        f"| --- | {aligned} |",
-    ]
-    for side in sides:
-        lines.append(f"| {side.name} | " + " | ".join(f"{side.p50(op):.1f}" for op in OPERATIONS) + " |")
-    lines += [
+        *_by_operation((side.name, _ms(side.p50)) for side in sides),
         "",
         "## Latency (p50 / p95 ms)",
         "",
@@ -259,15 +271,14 @@ def markdown(sides: list[Side], context: Context) -> str:
             "",
             "Hygiene checks waiting in the task queue when each operation's timing began → when it ended:",
             "",
-            f"| | {columns} |",
-            f"| --- | {aligned} |",
+            *_by_operation((side.name, partial(_pending_cell, side)) for side in ours),
         ]
-        for side in ours:
-            lines.append(f"| {side.name} | " + " | ".join(_pending_cell(side, op) for op in OPERATIONS) + " |")
-    lines += ["", "What each side calls:", "", f"| | {columns} |", f"| --- | {' | '.join('---' for _ in OPERATIONS)} |"]
-    for key, name in [*((peer.key, peer.name) for peer in peers.values()), *([("ours", "ours")] if ours else [])]:
-        lines.append(f"| {name} | " + " | ".join(CALLS[key][op] for op in OPERATIONS) + " |")
+    callers = [*((peer.key, peer.name) for peer in peers.values()), *([("ours", "ours")] if ours else [])]
     lines += [
+        "",
+        "What each side calls:",
+        "",
+        *_by_operation(((name, CALLS[key].__getitem__) for key, name in callers), aligned="---"),
         "",
         "## Beyond the embedding (p50 less the side's own embedding p50, ms)",
         "",
@@ -277,24 +288,15 @@ def markdown(sides: list[Side], context: Context) -> str:
         "(the peers' embedders were not called once during their deletes; the run fails otherwise), so "
         "its column is its whole p50.",
         "",
-        f"| | {columns} |",
-        f"| --- | {aligned} |",
-    ]
-    for side in sides:
-        lines.append(f"| {side.name} | " + " | ".join(f"{side.beyond_embedding(op):.1f}" for op in OPERATIONS) + " |")
-    lines += [
+        *_by_operation((side.name, _ms(side.beyond_embedding)) for side in sides),
         "",
         "## Ours ÷ each peer (p50; whole / beyond the embedding)",
         "",
-        f"| | {columns} |",
-        f"| --- | {aligned} |",
-    ]
-    for side in ours:
-        for peer in peers.values():
-            found = ratios(side, peer)
-            cells = [_ratio_cell(found, op) for op in OPERATIONS]
-            lines.append(f"| {side.name} ÷ {peer.name} | " + " | ".join(cells) + " |")
-    lines += [
+        *_by_operation(
+            (f"{side.name} ÷ {peer.name}", partial(_ratio_cell, ratios(side, peer)))
+            for side in ours
+            for peer in peers.values()
+        ),
         "",
         "## Targets (issue 37)",
         "",
